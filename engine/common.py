@@ -1,0 +1,62 @@
+"""Pieces shared by both games: the phase, the outcome, and the protocol every state follows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Protocol
+
+from engine.events import Event
+from engine.moves import Move
+
+SCHEMA_VERSION = 1
+
+
+class Phase(StrEnum):
+    SWAP = "swap"
+    PLAY = "play"
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game as a value.
+
+    ``places[seat]`` is each seat's place, 1 being best; places may be shared (Neighbor).
+    ``loser`` is the seat left holding cards in Shithead (None when a forfeit ended the game, and
+    always None in Neighbor); ``winners`` the seats in first place.
+    """
+
+    places: tuple[int, ...]
+    winners: tuple[int, ...]
+    loser: int | None
+
+    @property
+    def ranking(self) -> tuple[int, ...]:
+        """Seats from best place to worst (ties keep seat order)."""
+        return tuple(sorted(range(len(self.places)), key=lambda s: (self.places[s], s)))
+
+
+class GameState(Protocol):
+    """What both games' states offer (see the package docstring)."""
+
+    kind: str
+    seats: int
+    seed: int
+    dealer: int
+
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def to_act(self) -> int | None: ...
+    @property
+    def is_over(self) -> bool: ...
+    @property
+    def outcome(self) -> Outcome | None: ...
+    def seats_to_act(self) -> list[int]: ...
+    def legal_moves(self, seat: int) -> list[Move]: ...
+    def apply(self, seat: int, move: Move | str) -> list[Event]: ...
+    def view(self, seat: int | None) -> Any: ...
+    def copy(self) -> GameState: ...
+    def to_dict(self) -> dict[str, Any]: ...
+    def active_seats(self) -> list[int]: ...

@@ -1,0 +1,181 @@
+"""Moves: small immutable values with a short, stable text form.
+
+The text travels in Telegram callback data and in the move log, so it is short (at most 9 bytes)
+and round-trips exactly:
+
+>>> m = parse_move("p:h:Q:2")
+>>> m
+Play(source=<Source.HAND: 'h'>, rank=12, count=2)
+>>> str(m), str(PickUp(6)), str(PlayFaceDown(3))
+('p:h:Q:2', 't:6', 'p:d:3')
+
+=================  ==========  ===================================================
+text               value       meaning
+=================  ==========  ===================================================
+``p:h:Q:2``        Play        two Queens from hand (``p:u:…`` from face-up)
+``p:d:3``          PlayFaceDown the face-down card in slot 3, blind
+``t`` / ``t:6``    PickUp      pick up the pile (and, where the rules say, face-up 6)
+``g``              StockGamble turn the top stock card onto the pile
+``x:Q:5``          Swap        swap phase: hand Q goes face-up, face-up 5 to hand
+``r``              Ready       swap phase: done swapping
+``f``              Forfeit     leave the game (any time, either game)
+``k``              Keep        Neighbor: keep your card
+``s``              Trade       Neighbor: swap with the left neighbour (dealer: the deck)
+=================  ==========  ===================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from engine.cards import RANK_TEXTS, parse_rank_strict
+from engine.errors import InvalidMoveError
+
+
+class Source(StrEnum):
+    """Where a play comes from (RULES.md §1.4)."""
+
+    HAND = "h"
+    FACE_UP = "u"
+    FACE_DOWN = "d"
+
+
+MAX_COUNT = 8  # two decks hold eight cards of a rank
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Play ``count`` cards of ``rank`` from hand or face-up."""
+
+    source: Source
+    rank: int
+    count: int
+
+    def __str__(self) -> str:
+        return f"p:{self.source.value}:{RANK_TEXTS[self.rank]}:{self.count}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayFaceDown:
+    """Turn over and play the face-down card in ``slot`` (1, 2 or 3), blind."""
+
+    slot: int
+
+    def __str__(self) -> str:
+        return f"p:d:{self.slot}"
+
+
+@dataclass(frozen=True, slots=True)
+class PickUp:
+    """Pick up the pile; ``face_up_rank`` names the face-up card taken along, where the rules say."""
+
+    face_up_rank: int | None = None
+
+    def __str__(self) -> str:
+        return "t" if self.face_up_rank is None else f"t:{RANK_TEXTS[self.face_up_rank]}"
+
+
+@dataclass(frozen=True, slots=True)
+class StockGamble:
+    """Turn the top stock card onto the pile instead of playing (toggle ``stock_gamble``)."""
+
+    def __str__(self) -> str:
+        return "g"
+
+
+@dataclass(frozen=True, slots=True)
+class Swap:
+    """Swap phase: a hand card of ``hand_rank`` goes face-up, a face-up card of ``face_up_rank`` to hand."""
+
+    hand_rank: int
+    face_up_rank: int
+
+    def __str__(self) -> str:
+        return f"x:{RANK_TEXTS[self.hand_rank]}:{RANK_TEXTS[self.face_up_rank]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """Swap phase: this seat has finished swapping."""
+
+    def __str__(self) -> str:
+        return "r"
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """Leave the game at once. Allowed for any seat still in, at any time; never listed as legal."""
+
+    def __str__(self) -> str:
+        return "f"
+
+
+@dataclass(frozen=True, slots=True)
+class Keep:
+    """Neighbor: keep your card."""
+
+    def __str__(self) -> str:
+        return "k"
+
+
+@dataclass(frozen=True, slots=True)
+class Trade:
+    """Neighbor: swap with the neighbour to the left; for the dealer, trade with the deck."""
+
+    def __str__(self) -> str:
+        return "s"
+
+
+Move = Play | PlayFaceDown | PickUp | StockGamble | Swap | Ready | Forfeit | Keep | Trade
+
+_SINGLE: dict[str, Move] = {
+    "t": PickUp(),
+    "g": StockGamble(),
+    "r": Ready(),
+    "f": Forfeit(),
+    "k": Keep(),
+    "s": Trade(),
+}
+
+
+def _count(text: str, original: str) -> int:
+    if not text.isdigit() or text.startswith("0") or not 1 <= int(text) <= MAX_COUNT:
+        raise InvalidMoveError(f"{original!r}: count must be 1-{MAX_COUNT}")
+    return int(text)
+
+
+def parse_move(text: str) -> Move:
+    """Parse the canonical text of a move; raises InvalidMoveError for anything else."""
+    if not isinstance(text, str) or len(text) > 16:
+        raise InvalidMoveError(f"{text!r} is not a move")
+    single = _SINGLE.get(text)
+    if single is not None:
+        return single
+    parts = text.split(":")
+    try:
+        return _parse_parts(parts, text)
+    except InvalidMoveError:
+        raise
+    except (ValueError, IndexError) as exc:
+        raise InvalidMoveError(f"{text!r} is not a move") from exc
+
+
+def _parse_parts(parts: list[str], text: str) -> Move:
+    head = parts[0]
+    if head == "p" and len(parts) == 4 and parts[1] in ("h", "u"):
+        return Play(Source(parts[1]), parse_rank_strict(parts[2]), _count(parts[3], text))
+    if head == "p" and len(parts) == 3 and parts[1] == "d":
+        if parts[2] not in ("1", "2", "3"):
+            raise InvalidMoveError(f"{text!r}: face-down slot must be 1, 2 or 3")
+        return PlayFaceDown(int(parts[2]))
+    if head == "t" and len(parts) == 2:
+        return PickUp(parse_rank_strict(parts[1]))
+    if head == "x" and len(parts) == 3:
+        return Swap(parse_rank_strict(parts[1]), parse_rank_strict(parts[2]))
+    raise InvalidMoveError(f"{text!r} is not a move")
+
+
+def as_move(move: Move | str) -> Move:
+    """A move value from a move or its text."""
+    return parse_move(move) if isinstance(move, str) else move

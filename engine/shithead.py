@@ -1,0 +1,855 @@
+"""Shithead (RULES.md Part 1): the state, its legal moves, and how a move changes it.
+
+The state works on ranks, not card lists: ``hands[seat][rank]`` holds that seat's cards of one
+rank, ``masks[seat]`` has bit ``rank`` set while that list is not empty, and the rules compile to a
+bit mask of legal ranks per effective top (:func:`engine.rules.compile_rules`). Legal moves are
+``masks[seat] & legal_mask[top]`` looked up in a table — no scan of cards. The effective top is kept
+as a number and updated on each play, never searched for. Moves and events are interned or built
+with ``tuple.__new__``, and :meth:`ShitheadState.copy` copies a few short lists of ints.
+
+Decided here (RULES.md leaves these open):
+
+* A failed stock gamble is a pickup like any other, so ``pickup_then_play`` applies to it.
+* With ``faceup_pickup_takes_one``, a seat playing from face-up takes one face-up card along with
+  every pickup, forced or voluntary.
+* Each ``reverse`` card of a play flips the direction (two reverse cards cancel out).
+* A forfeit is allowed at any time for a seat still in, and is not listed among legal moves. If the
+  seat that must make the forced first play forfeits, the start is searched again.
+* A game ended by a forfeit has no loser: the last seat holding cards takes the best free place.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.cards import CARDS, RANK_OF, Card, rank_text
+from engine.common import SCHEMA_VERSION, Outcome, Phase
+from engine.errors import (
+    CardNotOwnedError,
+    GameOverError,
+    IllegalMoveError,
+    NotYourTurnError,
+    RulesError,
+    SchemaError,
+    UnknownSeatError,
+)
+from engine.events import (
+    BlindFailed,
+    Burned,
+    Drew,
+    Event,
+    Forfeited,
+    GameOver,
+    PickedUp,
+    Played,
+    PlayStarted,
+    Readied,
+    Reversed,
+    Skipped,
+    Swapped,
+    WentOut,
+)
+from engine.moves import (
+    MAX_COUNT,
+    Forfeit,
+    Move,
+    PickUp,
+    Play,
+    PlayFaceDown,
+    Ready,
+    Source,
+    StockGamble,
+    Swap,
+    parse_move,
+)
+from engine.rules import CompiledRules, Rules, compile_rules
+from engine.views import SeatInfo, ShitheadView
+
+HAND, FACE_UP, FACE_DOWN = Source.HAND, Source.FACE_UP, Source.FACE_DOWN
+SWAP_PHASE, PLAY_PHASE, OVER_PHASE = Phase.SWAP, Phase.PLAY, Phase.OVER  # enum lookups are slow
+RANK_SLOTS = 15  # index by rank 2..14; 0 and 1 unused
+_SOURCE_TEXT = {src: src.value for src in Source}
+_tuple_new = tuple.__new__
+
+# Interned move values, so listing legal moves allocates nothing but the list.
+_PLAY: dict[Source, tuple[tuple[Play, ...], ...]] = {
+    src: tuple(
+        tuple(Play(src, r, k) if r >= 2 and k >= 1 else Play(src, 2, 1) for k in range(MAX_COUNT + 1))
+        for r in range(RANK_SLOTS)
+    )
+    for src in (HAND, FACE_UP)
+}
+_PLAY_H = _PLAY[HAND]
+_PLAY_U = _PLAY[FACE_UP]
+# _UPTO[src][rank][k]: the plays of 1..k cards of that rank, ready to extend a move list with.
+_UPTO = {
+    src: tuple(tuple(row[1 : k + 1] for k in range(MAX_COUNT + 1)) for row in _PLAY[src]) for src in _PLAY
+}
+_UPTO_H = _UPTO[HAND]
+_UPTO_U = _UPTO[FACE_UP]
+_FACE_DOWN = (PlayFaceDown(1), PlayFaceDown(2), PlayFaceDown(3))
+_PICKUP = PickUp()
+_PICKUP_WITH = tuple(PickUp(r) if r >= 2 else PickUp() for r in range(RANK_SLOTS))
+_GAMBLE = StockGamble()
+_READY = Ready()
+_SWAPS = {(h, f): Swap(h, f) for h in range(2, 15) for f in range(2, 15) if h != f}
+_BIT = tuple(1 << r for r in range(RANK_SLOTS))
+_CLEAR = tuple(~(1 << r) for r in range(RANK_SLOTS))
+# _RANKS_IN[mask >> 2]: the ranks whose bits are set, ascending.
+_RANKS_IN = tuple(tuple(r for r in range(2, RANK_SLOTS) if m << 2 & 1 << r) for m in range(1 << 13))
+
+
+class ShitheadState:
+    """One game of Shithead. Create it with :meth:`new`; see the package docstring for the API."""
+
+    kind = "shithead"
+    __slots__ = (
+        "_c",
+        "active",
+        "dealer",
+        "direction",
+        "discard",
+        "face_down",
+        "face_up",
+        "fd_count",
+        "finished",
+        "forfeited",
+        "hand_count",
+        "hands",
+        "loser",
+        "masks",
+        "moves_applied",
+        "n_active",
+        "pile",
+        "ready",
+        "required",
+        "rules",
+        "seats",
+        "seed",
+        "stage",
+        "stock",
+        "top",
+        "turn",
+    )
+
+    rules: Rules
+    _c: CompiledRules
+    seed: int
+    seats: int
+    dealer: int
+    stage: Phase
+    hands: list[list[list[Card]]]
+    masks: list[int]
+    hand_count: list[int]
+    face_up: list[list[Card]]
+    face_down: list[list[Card | None]]
+    fd_count: list[int]
+    stock: list[Card]
+    pile: list[Card]
+    discard: list[Card]
+    top: int
+    turn: int
+    direction: int
+    active: list[bool]
+    n_active: int
+    ready: list[bool]
+    finished: list[int]
+    forfeited: list[int]
+    required: int
+    loser: int
+    moves_applied: int
+
+    # ----------------------------------------------------------------- creation
+
+    @classmethod
+    def new(cls, rules: Rules, seats: int, seed: int, dealer: int = 0) -> ShitheadState:
+        """Deal a new game: 3 face-down, 3 face-up, 3 in hand each, from the left of the dealer."""
+        if not rules.min_seats <= seats <= rules.max_seats:
+            raise RulesError(
+                f"{seats} seats: this game takes {rules.min_seats}-{rules.max_seats} players"
+                + (" (two decks allow up to 10)" if rules.decks == 1 else "")
+            )
+        if not 0 <= dealer < seats:
+            raise UnknownSeatError(f"dealer {dealer} is not a seat of a {seats}-seat game")
+        state = cls._blank(rules, seats, seed, dealer)
+        deck = list(CARDS[: 52 * rules.decks])
+        random.Random(seed).shuffle(deck)
+        order = [(dealer + 1 + i) % seats for i in range(seats)]
+        for slot in range(3):
+            for s in order:
+                state.face_down[s][slot] = deck.pop()
+                state.fd_count[s] += 1
+        for _ in range(3):
+            for s in order:
+                state.face_up[s].append(deck.pop())
+        for _ in range(3):
+            for s in order:
+                state._add_to_hand(s, [deck.pop()])
+        state.stock = deck
+        return state
+
+    @classmethod
+    def _blank(cls, rules: Rules, seats: int, seed: int, dealer: int) -> ShitheadState:
+        state = cls.__new__(cls)
+        state.rules = rules
+        state._c = compile_rules(rules)
+        state.seed = seed
+        state.seats = seats
+        state.dealer = dealer
+        state.stage = SWAP_PHASE
+        state.hands = [[[] for _ in range(RANK_SLOTS)] for _ in range(seats)]
+        state.masks = [0] * seats
+        state.hand_count = [0] * seats
+        state.face_up = [[] for _ in range(seats)]
+        state.face_down = [[None, None, None] for _ in range(seats)]
+        state.fd_count = [0] * seats
+        state.stock = []
+        state.pile = []
+        state.discard = []
+        state.top = 0
+        state.turn = -1
+        state.direction = 1
+        state.active = [True] * seats
+        state.n_active = seats
+        state.ready = [False] * seats
+        state.finished = []
+        state.forfeited = []
+        state.required = 0
+        state.loser = -1
+        state.moves_applied = 0
+        return state
+
+    # ----------------------------------------------------------------- questions
+
+    @property
+    def phase(self) -> Phase:
+        return self.stage
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act in the play phase; None in the swap phase (all seats act) and at the end."""
+        return self.turn if self.stage is PLAY_PHASE else None
+
+    @property
+    def is_over(self) -> bool:
+        return self.stage is OVER_PHASE
+
+    @property
+    def outcome(self) -> Outcome | None:
+        if self.stage is not OVER_PHASE:
+            return None
+        return self._outcome()
+
+    def seats_to_act(self) -> list[int]:
+        """Seats that may move now: every seat not ready in the swap phase, else the one to act."""
+        if self.stage is SWAP_PHASE:
+            return [s for s in range(self.seats) if self.active[s] and not self.ready[s]]
+        if self.stage is PLAY_PHASE:
+            return [self.turn]
+        return []
+
+    def active_seats(self) -> list[int]:
+        return [s for s in range(self.seats) if self.active[s]]
+
+    def source(self, seat: int) -> Source | None:
+        """Where the seat plays from now (RULES.md §1.4), or None once it holds no cards."""
+        if self.hand_count[seat]:
+            return HAND
+        if self.face_up[seat]:
+            return FACE_UP
+        if self.fd_count[seat]:
+            return FACE_DOWN
+        return None
+
+    def hand_of(self, seat: int) -> list[Card]:
+        """The cards in a seat's hand, by rank (private: for that seat's view only)."""
+        return [c for lst in self.hands[seat] for c in lst]
+
+    def legal_moves(self, seat: int) -> list[Move]:
+        """Legal moves of ``seat`` now (empty when it may not act). Forfeit is always allowed too."""
+        if self.stage is not PLAY_PHASE or seat != self.turn:
+            self._check_seat(seat)
+            if self.stage is SWAP_PHASE and self.active[seat] and not self.ready[seat]:
+                return self._swap_moves(seat)
+            return []
+        if not self.hand_count[seat]:
+            return self._table_moves(seat)
+        hand = self.hands[seat]
+        required = self.required
+        if required:
+            return list(_UPTO_H[required][len(hand[required])])
+        moves: list[Move] = []
+        for r in _RANKS_IN[(self.masks[seat] & self._c.legal_mask[self.top]) >> 2]:
+            moves += _UPTO_H[r][len(hand[r])]
+        rules = self.rules
+        if self.pile and (not moves or rules.may_pickup_anytime):
+            moves.append(_PICKUP)
+        if self.stock and rules.stock_gamble:
+            moves.append(_GAMBLE)
+        return moves
+
+    def _table_moves(self, seat: int) -> list[Move]:
+        """Legal moves of the seat to act once its hand is empty: face-up, then face-down."""
+        moves: list[Move] = []
+        up = self.face_up[seat]
+        if up:
+            counts = [0] * RANK_SLOTS
+            for c in up:
+                counts[RANK_OF[c]] += 1
+            for r in self._c.legal_ranks[self.top]:
+                if counts[r]:
+                    moves += _UPTO_U[r][counts[r]]
+            if self.pile and (not moves or self.rules.may_pickup_anytime):
+                moves.extend(self._pickup_moves(seat, True))
+            return moves
+        moves = [_FACE_DOWN[i] for i, c in enumerate(self.face_down[seat]) if c is not None]
+        if self.pile and self.rules.may_pickup_anytime:
+            moves.append(_PICKUP)
+        return moves
+
+    def _pickup_moves(self, seat: int, up_source: bool) -> list[Move]:
+        if up_source and self.rules.faceup_pickup_takes_one:
+            return [_PICKUP_WITH[r] for r in sorted({RANK_OF[c] for c in self.face_up[seat]})]
+        return [_PICKUP]
+
+    def _swap_moves(self, seat: int) -> list[Move]:
+        up_ranks = sorted({RANK_OF[c] for c in self.face_up[seat]})
+        moves: list[Move] = [
+            _SWAPS[(h, f)] for h in _RANKS_IN[self.masks[seat] >> 2] for f in up_ranks if f != h
+        ]
+        moves.append(_READY)
+        return moves
+
+    # ----------------------------------------------------------------- applying
+
+    def apply(self, seat: int, move: Move | str) -> list[Event]:
+        """Apply ``seat``'s move (a value or its text) and return what happened.
+
+        Raises InvalidMoveError, IllegalMoveError, CardNotOwnedError, NotYourTurnError,
+        UnknownSeatError or GameOverError — always before changing anything.
+        """
+        if move.__class__ is str:
+            move = parse_move(move)
+        if self.stage is not PLAY_PHASE or seat != self.turn or seat.__class__ is not int:
+            return self._apply_slow(seat, move)  # type: ignore[arg-type]
+        kind = move.__class__
+        if kind is Play and move.source is HAND and self.hand_count[seat] and not self.required:  # type: ignore[union-attr]
+            events = self._play_from_hand(seat, move)  # type: ignore[arg-type]
+        elif kind is Play:
+            events = self._play(seat, move)  # type: ignore[arg-type]
+        elif kind is PlayFaceDown:
+            events = self._play_face_down(seat, move.slot)  # type: ignore[union-attr]
+        elif kind is PickUp:
+            events = self._pickup(seat, move.face_up_rank)  # type: ignore[union-attr]
+        elif kind is StockGamble:
+            events = self._gamble(seat)
+        elif kind is Forfeit:
+            return self._forfeit(seat)
+        else:
+            raise IllegalMoveError(f"{move} is not a move of the play phase")
+        self.moves_applied += 1
+        return events
+
+    def _apply_slow(self, seat: int, move: Move) -> list[Event]:
+        self._check_seat(seat)
+        if self.stage is OVER_PHASE:
+            raise GameOverError(f"the game is over; {move} not accepted")
+        if move.__class__ is Forfeit:
+            return self._forfeit(seat)
+        if self.stage is PLAY_PHASE:
+            raise NotYourTurnError(f"seat {seat} is not to act (seat {self.turn} is)")
+        events = self._apply_swap_phase(seat, move)
+        self.moves_applied += 1
+        return events
+
+    def _check_seat(self, seat: int) -> None:
+        if seat.__class__ is not int or not 0 <= seat < self.seats:
+            raise UnknownSeatError(f"{seat!r} is not a seat of this {self.seats}-seat game")
+
+    def _play_from_hand(self, seat: int, move: Play) -> list[Event]:
+        """The most frequent move, kept short: a play from hand once the first play is made."""
+        rank, count = move.rank, move.count
+        lst = self.hands[seat][rank]
+        if not self._c.legal[self.top][rank] or len(lst) < count:
+            return self._play(seat, move)  # raises the right error
+        if count == 1:
+            cards: tuple[Card, ...] = (lst.pop(),)
+        else:
+            cards = tuple(lst[-count:])
+            del lst[-count:]
+        if not lst:
+            self.masks[seat] &= _CLEAR[rank]
+        self.hand_count[seat] -= count
+        self.pile += cards
+        events: list[Event] = [_tuple_new(Played, (seat, "h", cards))]
+        self._resolve(seat, rank, count, True, events)
+        return events
+
+    def _play(self, seat: int, move: Play) -> list[Event]:
+        """Any play of known cards, fully checked (hand or face-up)."""
+        source, rank, count = move.source, move.rank, move.count
+        current = self.source(seat)
+        if source is not current:
+            raise IllegalMoveError(f"{move}: seat {seat} plays from {current}")
+        if self.required and rank != self.required:
+            raise IllegalMoveError(f"{move}: the first play must include a {rank_text(self.required)}")
+        if not self._c.legal[self.top][rank]:
+            raise IllegalMoveError(f"{move}: that rank cannot go on the pile now")
+        if source is HAND:
+            lst = self.hands[seat][rank]
+            if len(lst) < count:
+                raise CardNotOwnedError(f"{move}: seat {seat} holds {len(lst)} of that rank")
+            cards = lst[-count:]
+            del lst[-count:]
+            if not lst:
+                self.masks[seat] &= _CLEAR[rank]
+            self.hand_count[seat] -= count
+        else:
+            cards = self._take_face_up(seat, rank, count)
+        self.pile += cards
+        self.required = 0
+        events: list[Event] = [Played(seat, _SOURCE_TEXT[source], tuple(cards))]
+        self._resolve(seat, rank, count, source is HAND, events)
+        return events
+
+    def _take_face_up(self, seat: int, rank: int, count: int) -> list[Card]:
+        up = self.face_up[seat]
+        mine = [c for c in up if RANK_OF[c] == rank]
+        if len(mine) < count:
+            raise CardNotOwnedError(f"seat {seat} has {len(mine)} face-up cards of that rank")
+        taken = mine[:count]
+        self.face_up[seat] = [c for c in up if c not in taken]
+        return taken
+
+    def _play_face_down(self, seat: int, slot: int) -> list[Event]:
+        current = self.source(seat)
+        if current is not FACE_DOWN:
+            raise IllegalMoveError(f"p:d:{slot}: seat {seat} plays from {current}, not face-down")
+        card = self.face_down[seat][slot - 1]
+        if card is None:
+            raise CardNotOwnedError(f"p:d:{slot}: face-down slot {slot} is empty")
+        self.face_down[seat][slot - 1] = None
+        self.fd_count[seat] -= 1
+        return self._blind(seat, card, FACE_DOWN.value)
+
+    def _gamble(self, seat: int) -> list[Event]:
+        if not self.rules.stock_gamble:
+            raise IllegalMoveError("g: blind stock play is not allowed by these rules")
+        if not self.stock:
+            raise IllegalMoveError("g: the stock is empty")
+        if self.required:
+            raise IllegalMoveError("g: the first play of the game must come from hand")
+        return self._blind(seat, self.stock.pop(), "g")
+
+    def _blind(self, seat: int, card: Card, source: str) -> list[Event]:
+        """A card turned over blind: played with all its effects if legal, else picked up with the pile."""
+        rank = RANK_OF[card]
+        self.pile.append(card)
+        if self._c.legal[self.top][rank]:
+            events: list[Event] = [Played(seat, source, (card,))]
+            self._resolve(seat, rank, 1, False, events)
+            return events
+        events = [BlindFailed(seat, source, card)]
+        self._take_pile(seat, None, events)
+        return events
+
+    def _pickup(self, seat: int, face_up_rank: int | None) -> list[Event]:
+        if not self.pile:
+            raise IllegalMoveError("t: the pile is empty")
+        source = self.source(seat)
+        if not self.rules.may_pickup_anytime and self._can_play(seat, source):
+            raise IllegalMoveError("t: you have a legal play, so you may not pick up")
+        takes_one = source is FACE_UP and self.rules.faceup_pickup_takes_one
+        if takes_one and face_up_rank is None:
+            raise IllegalMoveError("t: name the face-up card to take along (t:RANK)")
+        if not takes_one and face_up_rank is not None:
+            raise IllegalMoveError(f"{PickUp(face_up_rank)}: no face-up card is taken along here")
+        if takes_one and not any(RANK_OF[c] == face_up_rank for c in self.face_up[seat]):
+            raise CardNotOwnedError(f"{PickUp(face_up_rank)}: no such face-up card")
+        events: list[Event] = []
+        self._take_pile(seat, face_up_rank, events)
+        return events
+
+    def _can_play(self, seat: int, source: Source | None) -> bool:
+        if source is HAND:
+            return bool(self.masks[seat] & self._c.legal_mask[self.top])
+        if source is FACE_UP:
+            legal = self._c.legal[self.top]
+            return any(legal[RANK_OF[c]] for c in self.face_up[seat])
+        return source is FACE_DOWN
+
+    def _take_pile(self, seat: int, face_up_rank: int | None, events: list[Event]) -> None:
+        taken = self.pile
+        extra = None
+        if face_up_rank is not None:
+            up = self.face_up[seat]
+            extra = up.pop(next(i for i, c in enumerate(up) if RANK_OF[c] == face_up_rank))
+            taken.append(extra)
+        self._add_to_hand(seat, taken)
+        events.append(_tuple_new(PickedUp, (seat, len(taken), extra)))
+        self.pile = []
+        self.top = 0
+        if not self.rules.pickup_then_play:
+            self._advance(seat, 1, events)
+
+    def _add_to_hand(self, seat: int, cards: list[Card]) -> None:
+        hand = self.hands[seat]
+        mask = self.masks[seat]
+        for c in cards:
+            r = RANK_OF[c]
+            hand[r].append(c)
+            mask |= _BIT[r]
+        self.masks[seat] = mask
+        self.hand_count[seat] += len(cards)
+
+    def _resolve(self, seat: int, rank: int, count: int, from_hand: bool, events: list[Event]) -> None:
+        """Everything after cards reach the pile: burn, refill, going out, who acts next."""
+        c = self._c
+        pile = self.pile
+        burned = c.burns[rank] or (
+            self.rules.four_burns
+            and len(pile) >= 4
+            and (count > 1 or RANK_OF[pile[-2]] == rank or c.invisible[RANK_OF[pile[-2]]])
+            and self._four_of_a_kind()
+        )
+        if burned:
+            events.append(_tuple_new(Burned, (seat, len(pile), not c.burns[rank])))
+            self.discard += pile
+            self.pile = []
+            self.top = 0
+        elif not c.invisible[rank]:
+            self.top = rank
+        if from_hand and self.stock and self.hand_count[seat] < 3:
+            self._refill(seat, events)
+        if not self.hand_count[seat] and not self.face_up[seat] and not self.fd_count[seat]:
+            self._go_out(seat, events)
+            if self.stage is not OVER_PHASE:
+                self._advance(seat, 1, events)
+        elif burned:
+            pass  # the same seat plays again on the empty table
+        elif c.plain_move[rank]:
+            n, d, active = self.seats, self.direction, self.active
+            nxt = (seat + d) % n
+            while not active[nxt]:
+                nxt = (nxt + d) % n
+            self.turn = nxt
+        else:
+            self._skip_or_reverse(seat, rank, count, events)
+
+    def _skip_or_reverse(self, seat: int, rank: int, count: int, events: list[Event]) -> None:
+        c = self._c
+        if c.reverses[rank] and count % 2:
+            self.direction = -self.direction
+            events.append(Reversed(self.direction))
+        self._advance(seat, 1 + count if c.skips[rank] else 1, events)
+
+    def _four_of_a_kind(self) -> bool:
+        """Four or more of one rank on top, looking through invisible cards (RULES.md §1.7)."""
+        pile = self.pile
+        top_rank = RANK_OF[pile[-1]]
+        invisible = self._c.invisible
+        run = 0
+        see_through = not invisible[top_rank]
+        for card in reversed(pile):
+            r = RANK_OF[card]
+            if r == top_rank:
+                run += 1
+                if run >= 4:
+                    return True
+            elif not (see_through and invisible[r]):
+                return False
+        return False
+
+    def _refill(self, seat: int, events: list[Event]) -> None:
+        stock = self.stock
+        take = min(3 - self.hand_count[seat], len(stock))
+        drawn = stock[-take:]
+        del stock[-take:]
+        self._add_to_hand(seat, drawn)
+        events.append(_tuple_new(Drew, (seat, take)))
+
+    def _advance(self, seat: int, steps: int, events: list[Event]) -> None:
+        """Pass the turn ``steps`` active seats along; the first ``steps - 1`` are skipped."""
+        n, d, active = self.seats, self.direction, self.active
+        s = seat
+        skipped: list[int] = []
+        while True:
+            s = (s + d) % n
+            if active[s]:
+                steps -= 1
+                if not steps:
+                    break
+                skipped.append(s)
+        if skipped:
+            events.append(Skipped(tuple(skipped)))
+        self.turn = s
+
+    def _go_out(self, seat: int, events: list[Event]) -> None:
+        self.finished.append(seat)
+        self.active[seat] = False
+        self.n_active -= 1
+        events.append(WentOut(seat, len(self.finished)))
+        if self.n_active == 1:
+            self._finish(events, by_forfeit=False)
+
+    def _finish(self, events: list[Event], *, by_forfeit: bool) -> None:
+        self.stage = OVER_PHASE
+        remaining = self.active.index(True)
+        self.loser = -1 if by_forfeit else remaining
+        outcome = self._outcome()
+        events.append(GameOver(outcome.places, outcome.winners, outcome.loser))
+
+    def _outcome(self) -> Outcome:
+        places = [0] * self.seats
+        for i, s in enumerate(self.finished):
+            places[s] = i + 1
+        for i, s in enumerate(self.forfeited):
+            places[s] = self.seats - i
+        for s in range(self.seats):
+            if self.active[s]:
+                places[s] = len(self.finished) + 1
+        winners = tuple(s for s in range(self.seats) if places[s] == 1)
+        return Outcome(tuple(places), winners, None if self.loser < 0 else self.loser)
+
+    # ----------------------------------------------------------------- swap phase
+
+    def _apply_swap_phase(self, seat: int, move: Move) -> list[Event]:
+        if not self.active[seat] or self.ready[seat]:
+            raise NotYourTurnError(f"seat {seat} has finished swapping")
+        if isinstance(move, Swap):
+            return self._swap(seat, move.hand_rank, move.face_up_rank)
+        kind = move.__class__
+        if kind is Ready:
+            self.ready[seat] = True
+            events: list[Event] = [Readied(seat)]
+            self._start_if_all_ready(events)
+            return events
+        raise IllegalMoveError(f"{move} is not a move of the swap phase (swap or ready)")
+
+    def _swap(self, seat: int, hand_rank: int, face_up_rank: int) -> list[Event]:
+        if hand_rank == face_up_rank:
+            raise IllegalMoveError("swapping two cards of the same rank changes nothing")
+        hand = self.hands[seat]
+        up = self.face_up[seat]
+        idx = next((i for i, c in enumerate(up) if RANK_OF[c] == face_up_rank), None)
+        if not hand[hand_rank] or idx is None:
+            raise CardNotOwnedError(f"{Swap(hand_rank, face_up_rank)}: seat {seat} does not hold those cards")
+        from_hand = hand[hand_rank].pop()
+        if not hand[hand_rank]:
+            self.masks[seat] &= _CLEAR[hand_rank]
+        self.hand_count[seat] -= 1
+        from_up = up[idx]
+        up[idx] = from_hand
+        self._add_to_hand(seat, [from_up])
+        return [Swapped(seat, from_hand, from_up)]
+
+    def _start_if_all_ready(self, events: list[Event]) -> None:
+        if all(self.ready[s] or not self.active[s] for s in range(self.seats)):
+            self.stage = PLAY_PHASE
+            self._choose_starter(events)
+
+    def _choose_starter(self, events: list[Event]) -> None:
+        """RULES.md §1.3: lowest plain card in hand, ties to the first seat left of the dealer."""
+        order = [(self.dealer + 1 + i) % self.seats for i in range(self.seats)]
+        order = [s for s in order if self.active[s]]
+        for rank in self._c.start_ranks:
+            for s in order:
+                if self.hands[s][rank]:
+                    self.turn, self.required = s, rank
+                    events.append(PlayStarted(s, rank))
+                    return
+        self.turn, self.required = order[0], 0
+        events.append(PlayStarted(order[0], None))
+
+    # ----------------------------------------------------------------- forfeit
+
+    def _forfeit(self, seat: int) -> list[Event]:
+        if not self.active[seat]:
+            raise NotYourTurnError(f"seat {seat} is no longer in the game")
+        self.discard += self.hand_of(seat)
+        self.discard += self.face_up[seat]
+        self.discard += [c for c in self.face_down[seat] if c is not None]
+        self.hands[seat] = [[] for _ in range(RANK_SLOTS)]
+        self.masks[seat] = 0
+        self.hand_count[seat] = 0
+        self.face_up[seat] = []
+        self.face_down[seat] = [None, None, None]
+        self.fd_count[seat] = 0
+        self.forfeited.append(seat)
+        self.active[seat] = False
+        self.n_active -= 1
+        events: list[Event] = [Forfeited(seat, self.seats - len(self.forfeited) + 1)]
+        self.moves_applied += 1
+        if self.n_active == 1:
+            self._finish(events, by_forfeit=True)
+        elif self.stage is SWAP_PHASE:
+            self._start_if_all_ready(events)
+        elif self.turn == seat:
+            if self.required:
+                self._choose_starter(events)
+            else:
+                self._advance(seat, 1, events)
+        return events
+
+    # ----------------------------------------------------------------- views and copies
+
+    def view(self, seat: int | None) -> ShitheadView:
+        """What ``seat`` may know (None: a spectator)."""
+        if seat is not None:
+            self._check_seat(seat)
+        outcome = self.outcome
+        infos = tuple(
+            SeatInfo(
+                seat=s,
+                face_up=tuple(self.face_up[s]),
+                hand_count=self.hand_count[s],
+                face_down=(
+                    self.face_down[s][0] is not None,
+                    self.face_down[s][1] is not None,
+                    self.face_down[s][2] is not None,
+                ),
+                ready=self.ready[s],
+                active=self.active[s],
+                place=outcome.places[s] if outcome else self._place_so_far(s),
+                forfeited=s in self.forfeited,
+            )
+            for s in range(self.seats)
+        )
+        return ShitheadView(
+            seat=seat,
+            phase=self.stage,
+            rules=self.rules,
+            dealer=self.dealer,
+            to_act=self.to_act,
+            direction=self.direction,
+            seats=infos,
+            hand=() if seat is None else tuple(self.hand_of(seat)),
+            pile=tuple(self.pile),
+            effective_top=self.top or None,
+            stock_count=len(self.stock),
+            discard_count=len(self.discard),
+            required_rank=self.required or None,
+            source=None if seat is None or self.stage is not PLAY_PHASE else self.source(seat),
+            legal_moves=() if seat is None else tuple(self.legal_moves(seat)),
+            outcome=outcome,
+        )
+
+    def _place_so_far(self, seat: int) -> int | None:
+        if seat in self.finished:
+            return self.finished.index(seat) + 1
+        if seat in self.forfeited:
+            return self.seats - self.forfeited.index(seat)
+        return None
+
+    def copy(self) -> ShitheadState:
+        """An independent copy (cheap: lists of ints only)."""
+        other = ShitheadState.__new__(ShitheadState)
+        other.rules = self.rules
+        other._c = self._c
+        other.seed = self.seed
+        other.seats = self.seats
+        other.dealer = self.dealer
+        other.stage = self.stage
+        other.hands = [[lst[:] for lst in hand] for hand in self.hands]
+        other.masks = self.masks[:]
+        other.hand_count = self.hand_count[:]
+        other.face_up = [up[:] for up in self.face_up]
+        other.face_down = [fd[:] for fd in self.face_down]
+        other.fd_count = self.fd_count[:]
+        other.stock = self.stock[:]
+        other.pile = self.pile[:]
+        other.discard = self.discard[:]
+        other.top = self.top
+        other.turn = self.turn
+        other.direction = self.direction
+        other.active = self.active[:]
+        other.n_active = self.n_active
+        other.ready = self.ready[:]
+        other.finished = self.finished[:]
+        other.forfeited = self.forfeited[:]
+        other.required = self.required
+        other.loser = self.loser
+        other.moves_applied = self.moves_applied
+        return other
+
+    __copy__ = copy
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able data with a schema version; :meth:`from_dict` reads it back."""
+        return {
+            "schema": SCHEMA_VERSION,
+            "kind": self.kind,
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "seats": self.seats,
+            "dealer": self.dealer,
+            "phase": self.stage.value,
+            "hands": [[int(c) for c in self.hand_of(s)] for s in range(self.seats)],
+            "face_up": [[int(c) for c in up] for up in self.face_up],
+            "face_down": [[None if c is None else int(c) for c in fd] for fd in self.face_down],
+            "stock": [int(c) for c in self.stock],
+            "pile": [int(c) for c in self.pile],
+            "discard": [int(c) for c in self.discard],
+            "top": self.top,
+            "turn": self.turn,
+            "direction": self.direction,
+            "active": self.active[:],
+            "ready": self.ready[:],
+            "finished": self.finished[:],
+            "forfeited": self.forfeited[:],
+            "required": self.required,
+            "loser": self.loser,
+            "moves_applied": self.moves_applied,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ShitheadState:
+        """Rebuild a state from :meth:`to_dict` data; raises SchemaError if it is not such data."""
+        if data.get("schema") != SCHEMA_VERSION or data.get("kind") != cls.kind:
+            raise SchemaError(f"not a Shithead state of schema {SCHEMA_VERSION}")
+        try:
+            return cls._from_fields(data)
+        except (KeyError, IndexError, TypeError, ValueError) as exc:
+            raise SchemaError(f"malformed Shithead state: {exc!r}") from exc
+
+    @classmethod
+    def _from_fields(cls, data: dict[str, Any]) -> ShitheadState:
+        seats = int(data["seats"])
+        state = cls._blank(Rules.from_dict(data["rules"]), seats, int(data["seed"]), int(data["dealer"]))
+        state.stage = Phase(data["phase"])
+        for s, cards in enumerate(data["hands"]):
+            state._add_to_hand(s, [CARDS[c] for c in cards])
+        state.face_up = [[CARDS[c] for c in up] for up in data["face_up"]]
+        state.face_down = [[None if c is None else CARDS[c] for c in fd] for fd in data["face_down"]]
+        state.fd_count = [sum(c is not None for c in fd) for fd in state.face_down]
+        state.stock = [CARDS[c] for c in data["stock"]]
+        state.pile = [CARDS[c] for c in data["pile"]]
+        state.discard = [CARDS[c] for c in data["discard"]]
+        state.top = int(data["top"])
+        state.turn = int(data["turn"])
+        state.direction = int(data["direction"])
+        state.active = [bool(a) for a in data["active"]]
+        state.n_active = sum(state.active)
+        state.ready = [bool(r) for r in data["ready"]]
+        state.finished = [int(s) for s in data["finished"]]
+        state.forfeited = [int(s) for s in data["forfeited"]]
+        state.required = int(data["required"])
+        state.loser = int(data["loser"])
+        state.moves_applied = int(data["moves_applied"])
+        if len(state.face_up) != seats or len(state.face_down) != seats or len(data["hands"]) != seats:
+            raise SchemaError("seat lists do not match the number of seats")
+        return state
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ShitheadState):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"<ShitheadState {self.rules.name} seats={self.seats} seed={self.seed} "
+            f"phase={self.stage.value} to_act={self.to_act} pile={len(self.pile)} stock={len(self.stock)}>"
+        )

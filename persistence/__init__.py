@@ -1,0 +1,1 @@
+"""Database tables, engine and session factories, repositories and migrations."""
