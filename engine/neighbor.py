@@ -328,9 +328,7 @@ class NeighborState:
         def card(value: Any) -> Card | None:
             return None if value is None else CARDS[int(value)]
 
-        state = cls(
-            NeighborRules.from_dict(data["rules"]), int(data["seats"]), int(data["seed"]), int(data["dealer"])
-        )
+        state = cls(NeighborRules.from_dict(data["rules"]), int(data["seats"]), int(data["seed"]), int(data["dealer"]))
         state.stage = Phase(data["phase"])
         state.lives = [int(x) for x in data["lives"]]
         state.places = [None if p is None else int(p) for p in data["places"]]

@@ -83,9 +83,7 @@ _PLAY: dict[Source, tuple[tuple[Play, ...], ...]] = {
 _PLAY_H = _PLAY[HAND]
 _PLAY_U = _PLAY[FACE_UP]
 # _UPTO[src][rank][k]: the plays of 1..k cards of that rank, ready to extend a move list with.
-_UPTO = {
-    src: tuple(tuple(row[1 : k + 1] for k in range(MAX_COUNT + 1)) for row in _PLAY[src]) for src in _PLAY
-}
+_UPTO = {src: tuple(tuple(row[1 : k + 1] for k in range(MAX_COUNT + 1)) for row in _PLAY[src]) for src in _PLAY}
 _UPTO_H = _UPTO[HAND]
 _UPTO_U = _UPTO[FACE_UP]
 _FACE_DOWN = (PlayFaceDown(1), PlayFaceDown(2), PlayFaceDown(3))
@@ -96,6 +94,7 @@ _READY = Ready()
 _SWAPS = {(h, f): Swap(h, f) for h in range(2, 15) for f in range(2, 15) if h != f}
 _BIT = tuple(1 << r for r in range(RANK_SLOTS))
 _CLEAR = tuple(~(1 << r) for r in range(RANK_SLOTS))
+_SWAP_MOVES: dict[int, tuple[Move, ...]] = {}  # swap-phase moves by (hand mask, face-up mask)
 # _RANKS_IN[mask >> 2]: the ranks whose bits are set, ascending.
 _RANKS_IN = tuple(tuple(r for r in range(2, RANK_SLOTS) if m << 2 & 1 << r) for m in range(1 << 13))
 
@@ -173,8 +172,9 @@ class ShitheadState:
         if not 0 <= dealer < seats:
             raise UnknownSeatError(f"dealer {dealer} is not a seat of a {seats}-seat game")
         state = cls._blank(rules, seats, seed, dealer)
-        deck = list(CARDS[: 52 * rules.decks])
-        random.Random(seed).shuffle(deck)
+        rng = random.Random(seed)
+        keys = [rng.random() for _ in range(52 * rules.decks)]
+        deck = [CARDS[i] for i in sorted(range(52 * rules.decks), key=keys.__getitem__)]
         order = [(dealer + 1 + i) % seats for i in range(seats)]
         for slot in range(3):
             for s in order:
@@ -315,9 +315,7 @@ class ShitheadState:
 
     def _swap_moves(self, seat: int) -> list[Move]:
         up_ranks = sorted({RANK_OF[c] for c in self.face_up[seat]})
-        moves: list[Move] = [
-            _SWAPS[(h, f)] for h in _RANKS_IN[self.masks[seat] >> 2] for f in up_ranks if f != h
-        ]
+        moves: list[Move] = [_SWAPS[(h, f)] for h in _RANKS_IN[self.masks[seat] >> 2] for f in up_ranks if f != h]
         moves.append(_READY)
         return moves
 
@@ -335,7 +333,23 @@ class ShitheadState:
             return self._apply_slow(seat, move)  # type: ignore[arg-type]
         kind = move.__class__
         if kind is Play and move.source is HAND and self.hand_count[seat] and not self.required:  # type: ignore[union-attr]
-            events = self._play_from_hand(seat, move)  # type: ignore[arg-type]
+            # The most frequent move, inlined: a play from hand once the first play is made.
+            play: Play = move  # type: ignore[assignment]
+            rank, count = play.rank, play.count
+            lst = self.hands[seat][rank]
+            if not self._c.legal[self.top][rank] or len(lst) < count:
+                return self._play(seat, play)  # raises the right error
+            if count == 1:
+                cards: tuple[Card, ...] = (lst.pop(),)
+            else:
+                cards = tuple(lst[-count:])
+                del lst[-count:]
+            if not lst:
+                self.masks[seat] &= _CLEAR[rank]
+            self.hand_count[seat] -= count
+            self.pile += cards
+            events: list[Event] = [_tuple_new(Played, (seat, "h", cards))]
+            self._resolve(seat, rank, count, True, events)
         elif kind is Play:
             events = self._play(seat, move)  # type: ignore[arg-type]
         elif kind is PlayFaceDown:
@@ -366,25 +380,6 @@ class ShitheadState:
     def _check_seat(self, seat: int) -> None:
         if seat.__class__ is not int or not 0 <= seat < self.seats:
             raise UnknownSeatError(f"{seat!r} is not a seat of this {self.seats}-seat game")
-
-    def _play_from_hand(self, seat: int, move: Play) -> list[Event]:
-        """The most frequent move, kept short: a play from hand once the first play is made."""
-        rank, count = move.rank, move.count
-        lst = self.hands[seat][rank]
-        if not self._c.legal[self.top][rank] or len(lst) < count:
-            return self._play(seat, move)  # raises the right error
-        if count == 1:
-            cards: tuple[Card, ...] = (lst.pop(),)
-        else:
-            cards = tuple(lst[-count:])
-            del lst[-count:]
-        if not lst:
-            self.masks[seat] &= _CLEAR[rank]
-        self.hand_count[seat] -= count
-        self.pile += cards
-        events: list[Event] = [_tuple_new(Played, (seat, "h", cards))]
-        self._resolve(seat, rank, count, True, events)
-        return events
 
     def _play(self, seat: int, move: Play) -> list[Event]:
         """Any play of known cards, fully checked (hand or face-up)."""
@@ -510,7 +505,7 @@ class ShitheadState:
         burned = c.burns[rank] or (
             self.rules.four_burns
             and len(pile) >= 4
-            and (count > 1 or RANK_OF[pile[-2]] == rank or c.invisible[RANK_OF[pile[-2]]])
+            and (count >= 4 or RANK_OF[pile[-count - 1]] == rank or c.invisible[RANK_OF[pile[-count - 1]]])
             and self._four_of_a_kind()
         )
         if burned:
@@ -524,8 +519,12 @@ class ShitheadState:
             self._refill(seat, events)
         if not self.hand_count[seat] and not self.face_up[seat] and not self.fd_count[seat]:
             self._go_out(seat, events)
-            if self.stage is not OVER_PHASE:
+            if self.stage is OVER_PHASE:
+                pass
+            elif burned or c.plain_move[rank]:
                 self._advance(seat, 1, events)
+            else:  # going out keeps the play's skip or reverse (RULES.md §1.7)
+                self._skip_or_reverse(seat, rank, count, events)
         elif burned:
             pass  # the same seat plays again on the empty table
         elif c.plain_move[rank]:
@@ -632,7 +631,11 @@ class ShitheadState:
             raise IllegalMoveError("swapping two cards of the same rank changes nothing")
         hand = self.hands[seat]
         up = self.face_up[seat]
-        idx = next((i for i, c in enumerate(up) if RANK_OF[c] == face_up_rank), None)
+        idx = None
+        for i, c in enumerate(up):
+            if RANK_OF[c] == face_up_rank:
+                idx = i
+                break
         if not hand[hand_rank] or idx is None:
             raise CardNotOwnedError(f"{Swap(hand_rank, face_up_rank)}: seat {seat} does not hold those cards")
         from_hand = hand[hand_rank].pop()
