@@ -1,0 +1,61 @@
+"""One async engine and session factory from a database URL.
+
+* ``sqlite+aiosqlite:///shithead.db`` (the default, in the working folder): WAL journal, foreign keys
+  on, a busy timeout, and every transaction opened with ``BEGIN IMMEDIATE`` so that two writers
+  queue up instead of failing half-way (SQLite has one writer at a time anyway).
+* ``postgresql+asyncpg://…``: a connection pool; use cases lock their game row ``FOR UPDATE``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+
+DEFAULT_URL = "sqlite+aiosqlite:///shithead.db"
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+
+
+def is_sqlite(url: str) -> bool:
+    return make_url(url).get_backend_name() == "sqlite"
+
+
+def make_engine(url: str = DEFAULT_URL, *, echo: bool = False, pool_size: int = 10) -> AsyncEngine:
+    """An async engine for ``url``, with the SQLite settings above when it is SQLite."""
+    if is_sqlite(url):
+        engine = create_async_engine(url, echo=echo)
+        _configure_sqlite(engine)
+        return engine
+    return create_async_engine(url, echo=echo, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
+
+
+def _configure_sqlite(engine: AsyncEngine) -> None:
+    @event.listens_for(engine.sync_engine, "connect")
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # we emit BEGIN ourselves, below
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def on_begin(connection: Any) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    """Sessions that keep loaded objects usable after commit."""
+    return async_sessionmaker(engine, expire_on_commit=False, autoflush=False)
+
+
+@asynccontextmanager
+async def transaction(sessions: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncSession]:
+    """One transaction: commit when the block ends, roll back if it raises."""
+    async with sessions() as session, session.begin():
+        yield session

@@ -1,0 +1,202 @@
+"""Every table, in one readable file.
+
+Times are timezone-aware UTC (:class:`UTCDateTime` keeps them so on SQLite too). Telegram ids are
+64-bit. The engine's snapshot is stored as JSON; this package never imports the engine.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, DateTime, Index, UniqueConstraint, text
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import declared_attr
+from sqlalchemy.types import TypeDecorator
+from sqlmodel import Field, SQLModel
+
+OPEN_STATUSES = ("lobby", "swapping", "playing", "paused")
+_OPEN_SQL = text("status IN ('lobby', 'swapping', 'playing', 'paused')")
+_UNDELIVERED_SQL = text("delivered_at IS NULL")
+_DUE_SQL = text("due_at IS NOT NULL")
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware UTC (the one clock helper for default values)."""
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timestamp that is always stored and returned as UTC, also on SQLite (which has no zones)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to a UTC column")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class JSONDoc(TypeDecorator[Any]):
+    """A JSON document: ``jsonb`` on PostgreSQL, ``JSON`` (text) elsewhere."""
+
+    impl = JSON
+    cache_ok = True
+
+    def load_dialect_impl(self, dialect: Any) -> Any:
+        return dialect.type_descriptor(JSONB() if dialect.name == "postgresql" else JSON())
+
+
+JSONType = JSONDoc
+
+
+class GameStatus(StrEnum):
+    LOBBY = "lobby"
+    SWAPPING = "swapping"
+    PLAYING = "playing"
+    PAUSED = "paused"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+
+
+class Chat(SQLModel, table=True):
+    """A Telegram chat (group, supergroup or a player's private chat) and its game settings."""
+
+    id: int = Field(sa_type=BigInteger, primary_key=True, description="Telegram chat id")
+    kind: str = Field(default="group", max_length=16, description="group, supergroup, private")
+    title: str = Field(default="", max_length=255)
+    game_kind: str = Field(default="shithead", max_length=16)
+    preset: str = Field(default="standard", max_length=32)
+    house_rules: dict[str, str] = Field(default_factory=dict, sa_type=JSONType)
+    turn_seconds: int | None = Field(default=86400, description="None: no time limit")
+    reminders: list[int] | None = Field(default=None, sa_type=JSONType, description="seconds before deadline")
+    max_timeouts: int = Field(default=3, description="timeouts in a row before removal; 0 = never")
+    deadlines_skip_quiet: bool = Field(default=False)
+    language: str | None = Field(default=None, max_length=8, description="overrides players' languages")
+    bot_present: bool = Field(default=True)
+    migrated_to: int | None = Field(default=None, sa_type=BigInteger)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+class Player(SQLModel, table=True):
+    """A Telegram user who has played or joined."""
+
+    id: int = Field(sa_type=BigInteger, primary_key=True, description="Telegram user id")
+    first_name: str = Field(default="", max_length=128)
+    username: str | None = Field(default=None, max_length=64)
+    language: str | None = Field(default=None, max_length=16, description="Telegram language_code")
+    can_message: bool = Field(default=False, description="started the bot and has not blocked it")
+    quiet_start: int | None = Field(default=None, description="minute of the day quiet hours begin")
+    quiet_end: int | None = Field(default=None, description="minute of the day quiet hours end")
+    timezone: str | None = Field(default=None, max_length=64)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+class Game(SQLModel, table=True):
+    """One game, from lobby to end. ``version`` is bumped by every change (optimistic locking)."""
+
+    __table_args__ = (
+        Index("uq_game_open_per_chat", "chat_id", unique=True, sqlite_where=_OPEN_SQL, postgresql_where=_OPEN_SQL),
+        Index("ix_game_due", "due_at", sqlite_where=_DUE_SQL, postgresql_where=_DUE_SQL),
+        Index("ix_game_chat_status", "chat_id", "status"),
+    )
+
+    @declared_attr.directive
+    def __mapper_args__(cls) -> dict[str, Any]:
+        # A flush updates the row only WHERE version = the version loaded, and bumps it: a stale
+        # writer gets StaleDataError instead of overwriting a newer game.
+        # The service sets the new version itself, once per transaction, so buttons can carry it.
+        return {"version_id_col": cls.__table__.c.version, "version_id_generator": False}  # type: ignore[attr-defined]
+
+    id: int | None = Field(default=None, primary_key=True)
+    chat_id: int = Field(sa_type=BigInteger, foreign_key="chat.id", ondelete="CASCADE")
+    kind: str = Field(default="shithead", max_length=16)
+    status: str = Field(default=GameStatus.LOBBY, max_length=16)
+    rules: dict[str, Any] = Field(default_factory=dict, sa_type=JSONType)
+    seed: int = Field(default=0, sa_type=BigInteger)
+    dealer: int = Field(default=0)
+    snapshot: dict[str, Any] | None = Field(default=None, sa_type=JSONType, description="engine to_dict()")
+    version: int = Field(default=1)
+    move_count: int = Field(default=0, description="moves in the log")
+    created_by: int | None = Field(default=None, sa_type=BigInteger)
+    rematch_of: int | None = Field(default=None, foreign_key="game.id")
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    started_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    # Timers: the database is the only source of truth for deadlines.
+    turn_seconds: int | None = Field(default=None)
+    turn_started_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    deadline_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    due_at: datetime | None = Field(default=None, sa_type=UTCDateTime, description="next timer event")
+    reminders_sent: int = Field(default=0)
+    paused_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    paused_from: str | None = Field(default=None, max_length=16, description="status before the pause")
+    last_nudge_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    # Messages the bot keeps editing.
+    lobby_message_id: int | None = Field(default=None, sa_type=BigInteger)
+    table_message_id: int | None = Field(default=None, sa_type=BigInteger)
+
+
+class Seat(SQLModel, table=True):
+    """A seat at a game: a player, or a computer of some level."""
+
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", ondelete="CASCADE", index=True)
+    number: int
+    player_id: int | None = Field(default=None, sa_type=BigInteger, foreign_key="player.id", index=True)
+    computer_level: str | None = Field(default=None, max_length=16)
+    name: str = Field(default="", max_length=128)
+    place: int | None = Field(default=None)
+    is_loser: bool = Field(default=False)
+    forfeited: bool = Field(default=False)
+    timeouts_in_row: int = Field(default=0)
+    keyboard_version: int = Field(default=0, description="game version of this seat's live buttons")
+    private_message_id: int | None = Field(default=None, sa_type=BigInteger)
+    reminder_message_id: int | None = Field(default=None, sa_type=BigInteger)
+
+
+class Move(SQLModel, table=True):
+    """The append-only move log: replaying it from the seed rebuilds the game."""
+
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", ondelete="CASCADE")
+    seq: int
+    seat: int
+    move: str = Field(max_length=16)
+    actor: str = Field(default="human", max_length=16, description="human, computer, timeout")
+    events: list[dict[str, Any]] = Field(default_factory=list, sa_type=JSONType)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+class Outbox(SQLModel, table=True):
+    """Notices still to deliver, written in the same transaction as the change that caused them."""
+
+    __table_args__ = (
+        Index("ix_outbox_undelivered", "id", sqlite_where=_UNDELIVERED_SQL, postgresql_where=_UNDELIVERED_SQL),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int | None = Field(default=None, foreign_key="game.id", ondelete="CASCADE", index=True)
+    kind: str = Field(max_length=32)
+    payload: dict[str, Any] = Field(default_factory=dict, sa_type=JSONType)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    delivered_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    claimed_until: datetime | None = Field(default=None, sa_type=UTCDateTime, description="a worker is sending it")
+    attempts: int = Field(default=0)
+    last_error: str | None = Field(default=None, max_length=500)

@@ -1,0 +1,327 @@
+"""Repository functions: keyword-only, taking the session; they may flush but never commit.
+
+The caller (the service) owns the transaction, so a move updates the game row, the move log and
+the outbox together or not at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import and_, case, exists, func, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
+from sqlmodel import col
+
+from persistence.models import OPEN_STATUSES, Chat, Game, GameStatus, Move, Outbox, Player, Seat, utcnow
+
+# ----------------------------------------------------------------------------- chats and players
+
+
+async def get_chat(*, session: AsyncSession, chat_id: int) -> Chat | None:
+    return await session.get(Chat, chat_id)
+
+
+async def ensure_chat(*, session: AsyncSession, chat_id: int, kind: str = "group", title: str = "") -> Chat:
+    """The chat row, created on first sight; the title is kept up to date."""
+    chat = await session.get(Chat, chat_id)
+    if chat is None:
+        chat = Chat(id=chat_id, kind=kind, title=title)
+        session.add(chat)
+        await session.flush()
+    elif title and (chat.title != title or chat.kind != kind):
+        chat.title, chat.kind, chat.updated_at = title, kind, utcnow()
+    return chat
+
+
+async def get_player(*, session: AsyncSession, player_id: int) -> Player | None:
+    return await session.get(Player, player_id)
+
+
+async def ensure_player(
+    *,
+    session: AsyncSession,
+    player_id: int,
+    first_name: str,
+    username: str | None = None,
+    language: str | None = None,
+) -> Player:
+    """The player row, created on first sight; name, username and language kept up to date."""
+    player = await session.get(Player, player_id)
+    if player is None:
+        player = Player(id=player_id, first_name=first_name, username=username, language=language)
+        session.add(player)
+        await session.flush()
+    elif (player.first_name, player.username, player.language) != (first_name, username, language or player.language):
+        player.first_name, player.username = first_name, username
+        player.language = language or player.language
+        player.updated_at = utcnow()
+    return player
+
+
+# ----------------------------------------------------------------------------- games and seats
+
+
+async def get_game(*, session: AsyncSession, game_id: int, lock: bool = False) -> Game | None:
+    """A game; with ``lock`` its row is locked until the transaction ends (FOR UPDATE where supported)."""
+    query = select(Game).where(col(Game.id) == game_id)
+    if lock:
+        query = query.with_for_update()
+    return (await session.execute(query)).scalar_one_or_none()
+
+
+async def open_game_in_chat(*, session: AsyncSession, chat_id: int) -> Game | None:
+    """The chat's game that is not over yet (there is at most one)."""
+    query = select(Game).where(col(Game.chat_id) == chat_id, col(Game.status).in_(OPEN_STATUSES))
+    return (await session.execute(query)).scalar_one_or_none()
+
+
+async def add_game(*, session: AsyncSession, game: Game) -> Game:
+    session.add(game)
+    await session.flush()
+    return game
+
+
+async def seats_of(*, session: AsyncSession, game_id: int) -> list[Seat]:
+    query = select(Seat).where(col(Seat.game_id) == game_id).order_by(col(Seat.number))
+    return list((await session.execute(query)).scalars())
+
+
+async def add_seat(*, session: AsyncSession, seat: Seat) -> Seat:
+    session.add(seat)
+    await session.flush()
+    return seat
+
+
+async def delete_seat(*, session: AsyncSession, seat: Seat) -> None:
+    await session.delete(seat)
+    await session.flush()
+
+
+@dataclass(frozen=True)
+class PlayerGame:
+    game: Game
+    seat: Seat
+    chat: Chat
+
+
+async def games_of_player(*, session: AsyncSession, player_id: int, open_only: bool = True) -> list[PlayerGame]:
+    """A player's games (newest first), with their seat and chat."""
+    query = (
+        select(Game, Seat, Chat)
+        .join(Seat, col(Seat.game_id) == col(Game.id))
+        .join(Chat, col(Chat.id) == col(Game.chat_id))
+        .where(col(Seat.player_id) == player_id)
+        .order_by(col(Game.updated_at).desc())
+    )
+    if open_only:
+        query = query.where(col(Game.status).in_(OPEN_STATUSES))
+    return [PlayerGame(g, s, c) for g, s, c in (await session.execute(query)).all()]
+
+
+async def due_games(*, session: AsyncSession, now: datetime, limit: int = 100, skip_locked: bool = False) -> list[Game]:
+    """Games whose next timer event is due, oldest first. With ``skip_locked`` (PostgreSQL) the rows
+    are claimed FOR UPDATE SKIP LOCKED, so two workers never take the same one."""
+    query = (
+        select(Game)
+        .where(col(Game.due_at).is_not(None), col(Game.due_at) <= now)
+        .order_by(col(Game.due_at))
+        .limit(limit)
+    )
+    if skip_locked:
+        query = query.with_for_update(skip_locked=True)
+    return list((await session.execute(query)).scalars())
+
+
+async def next_due_at(*, session: AsyncSession) -> datetime | None:
+    """The earliest pending timer event of any game."""
+    return (await session.execute(select(func.min(col(Game.due_at))))).scalar_one_or_none()
+
+
+async def migrate_chat(*, session: AsyncSession, old_id: int, new_id: int, title: str = "") -> Chat:
+    """A group became a supergroup: its settings and games follow the new chat id."""
+    old = await session.get(Chat, old_id)
+    new = await ensure_chat(
+        session=session, chat_id=new_id, kind="supergroup", title=title or (old.title if old else "")
+    )
+    if old is not None:
+        for name in ("game_kind", "preset", "house_rules", "turn_seconds", "reminders", "max_timeouts", "language"):
+            setattr(new, name, getattr(old, name))
+        new.deadlines_skip_quiet = old.deadlines_skip_quiet
+        old.migrated_to = new_id
+    await session.execute(update(Game).where(col(Game.chat_id) == old_id).values(chat_id=new_id))
+    await session.flush()
+    return new
+
+
+# ----------------------------------------------------------------------------- the move log
+
+
+async def append_move(
+    *,
+    session: AsyncSession,
+    game_id: int,
+    seq: int,
+    seat: int,
+    move: str,
+    actor: str,
+    events: list[dict[str, Any]],
+    at: datetime,
+) -> Move:
+    row = Move(game_id=game_id, seq=seq, seat=seat, move=move, actor=actor, events=events, created_at=at)
+    session.add(row)
+    return row
+
+
+async def moves_of(*, session: AsyncSession, game_id: int) -> list[Move]:
+    query = select(Move).where(col(Move.game_id) == game_id).order_by(col(Move.seq))
+    return list((await session.execute(query)).scalars())
+
+
+async def last_moves(*, session: AsyncSession, game_id: int, count: int) -> list[Move]:
+    """The newest ``count`` moves, oldest first."""
+    query = select(Move).where(col(Move.game_id) == game_id).order_by(col(Move.seq).desc()).limit(count)
+    return list(reversed((await session.execute(query)).scalars().all()))
+
+
+# ----------------------------------------------------------------------------- the outbox
+
+
+async def add_outbox(
+    *, session: AsyncSession, game_id: int | None, kind: str, payload: dict[str, Any], at: datetime
+) -> Outbox:
+    row = Outbox(game_id=game_id, kind=kind, payload=payload, created_at=at)
+    session.add(row)
+    return row
+
+
+async def claim_outbox(
+    *, session: AsyncSession, now: datetime, lease: timedelta, limit: int = 200, game_id: int | None = None
+) -> list[Outbox]:
+    """Claim undelivered notices for a while (``lease``), game by game in order: a game whose notices
+    another worker holds is left alone, so each game's notices go out in order, once."""
+    held = aliased(Outbox)
+    busy = exists().where(
+        col(held.game_id) == col(Outbox.game_id), col(held.delivered_at).is_(None), col(held.claimed_until) > now
+    )
+    query = (
+        select(Outbox)
+        .where(col(Outbox.delivered_at).is_(None))
+        .where(or_(col(Outbox.claimed_until).is_(None), col(Outbox.claimed_until) <= now))
+        .where(~busy)
+        .order_by(col(Outbox.id))
+        .limit(limit)
+    )
+    if game_id is not None:
+        query = query.where(col(Outbox.game_id) == game_id)
+    rows = list((await session.execute(query)).scalars())
+    for row in rows:
+        row.claimed_until = now + lease
+        row.attempts += 1
+    await session.flush()
+    return rows
+
+
+async def mark_delivered(*, session: AsyncSession, ids: Sequence[int], now: datetime) -> None:
+    if ids:
+        await session.execute(update(Outbox).where(col(Outbox.id).in_(ids)).values(delivered_at=now, last_error=None))
+
+
+async def release_outbox(*, session: AsyncSession, ids: Sequence[int], error: str, retry_at: datetime) -> None:
+    """Give notices back after a failed delivery; they are tried again from ``retry_at``."""
+    if ids:
+        await session.execute(
+            update(Outbox).where(col(Outbox.id).in_(ids)).values(claimed_until=retry_at, last_error=error[:500])
+        )
+
+
+async def pending_outbox_count(*, session: AsyncSession) -> int:
+    query = select(func.count()).select_from(Outbox).where(col(Outbox.delivered_at).is_(None))
+    return int((await session.execute(query)).scalar_one())
+
+
+# ----------------------------------------------------------------------------- statistics
+
+
+@dataclass(frozen=True)
+class StatsRow:
+    player_id: int
+    name: str
+    games: int
+    firsts: int
+    losers: int
+    average_place: float
+
+    @property
+    def win_rate(self) -> float:
+        return self.firsts / self.games if self.games else 0.0
+
+
+def _stats_query(*conditions: Any) -> Any:
+    return (
+        select(
+            col(Seat.player_id),
+            func.max(col(Player.first_name)),
+            func.count(),
+            func.sum(case((col(Seat.place) == 1, 1), else_=0)),
+            func.sum(case((col(Seat.is_loser), 1), else_=0)),
+            func.avg(col(Seat.place)),
+        )
+        .join(Game, col(Game.id) == col(Seat.game_id))
+        .join(Player, col(Player.id) == col(Seat.player_id))
+        .where(col(Game.status) == GameStatus.FINISHED, col(Seat.player_id).is_not(None), *conditions)
+        .group_by(col(Seat.player_id))
+    )
+
+
+def _rows(result: Any) -> list[StatsRow]:
+    return [
+        StatsRow(int(pid), name or "", int(games), int(firsts or 0), int(losers or 0), round(float(avg or 0), 2))
+        for pid, name, games, firsts, losers, avg in result
+    ]
+
+
+async def chat_leaderboard(*, session: AsyncSession, chat_id: int, min_games: int = 3) -> list[StatsRow]:
+    """Players of a chat with at least ``min_games`` finished games: best average place first."""
+    query = _stats_query(col(Game.chat_id) == chat_id).having(func.count() >= min_games)
+    rows = _rows(await session.execute(query))
+    return sorted(rows, key=lambda r: (r.average_place, -r.firsts, r.losers, r.name))
+
+
+async def player_stats(*, session: AsyncSession, player_id: int) -> StatsRow | None:
+    """One player's record across every chat."""
+    rows = _rows(await session.execute(_stats_query(col(Seat.player_id) == player_id)))
+    return rows[0] if rows else None
+
+
+@dataclass(frozen=True)
+class PresetRow:
+    kind: str
+    preset: str
+    games: int
+    average_moves: float
+
+
+async def preset_stats(*, session: AsyncSession, chat_id: int | None = None) -> list[PresetRow]:
+    """Finished games per game kind and preset (in a chat, or everywhere)."""
+    preset = col(Game.rules)["name"].as_string()
+    query = (
+        select(col(Game.kind), preset, func.count(), func.avg(col(Game.move_count)))
+        .where(col(Game.status) == GameStatus.FINISHED)
+        .group_by(col(Game.kind), preset)
+    )
+    if chat_id is not None:
+        query = query.where(col(Game.chat_id) == chat_id)
+    result = await session.execute(query)
+    return sorted(
+        (PresetRow(kind, name or "", int(n), round(float(avg or 0), 1)) for kind, name, n, avg in result),
+        key=lambda r: (-r.games, r.kind, r.preset),
+    )
+
+
+async def finished_games(*, session: AsyncSession, limit: int = 1000) -> list[Game]:
+    query = select(Game).where(and_(col(Game.status) == GameStatus.FINISHED)).order_by(col(Game.id)).limit(limit)
+    return list((await session.execute(query)).scalars())

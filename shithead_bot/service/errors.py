@@ -1,0 +1,96 @@
+"""Why a use case refused: one exception per cause, each with a stable ``code`` for the texts."""
+
+from __future__ import annotations
+
+
+class ServiceError(Exception):
+    """Base of every refusal. ``code`` names the cause; the message is for logs."""
+
+    code = "error"
+
+
+class StaleVersionError(ServiceError):
+    """The button (or timer) was made for an older state of the game: nothing was changed."""
+
+    code = "stale"
+
+
+class GameNotFoundError(ServiceError):
+    code = "no_game"
+
+
+class NotAPlayerError(ServiceError):
+    """The user has no seat at this game."""
+
+    code = "not_a_player"
+
+
+class NotAllowedError(ServiceError):
+    """Only the creator, a chat admin or a seated player may do this."""
+
+    code = "not_allowed"
+
+
+class WrongStateError(ServiceError):
+    """The game is not in a state where this can be done (e.g. joining a started game)."""
+
+    code = "wrong_state"
+
+    def __init__(self, message: str, status: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class AlreadyOpenError(ServiceError):
+    """The chat already has a game that is not over."""
+
+    code = "already_open"
+
+    def __init__(self, game_id: int, status: str) -> None:
+        super().__init__(f"game {game_id} is still {status}")
+        self.game_id = game_id
+        self.status = status
+
+
+class LobbyFullError(ServiceError):
+    code = "lobby_full"
+
+
+class AlreadyJoinedError(ServiceError):
+    code = "already_joined"
+
+
+class TooFewPlayersError(ServiceError):
+    code = "too_few_players"
+
+
+class NeedsPrivateChatError(ServiceError):
+    """The player has not started the bot (or blocked it), so their hand could not reach them."""
+
+    code = "needs_private_chat"
+
+    def __init__(self, player_id: int, game_id: int | None = None) -> None:
+        super().__init__(f"player {player_id} must open a private chat with the bot first")
+        self.player_id = player_id
+        self.game_id = game_id
+
+
+class MoveRejectedError(ServiceError):
+    """The engine refused the move; ``reason`` is the engine's explanation and ``cause`` its class name."""
+
+    code = "move_rejected"
+
+    def __init__(self, reason: str, cause: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.cause = cause
+
+
+class RateLimitedError(ServiceError):
+    """Asked again too soon (e.g. a second nudge within the hour)."""
+
+    code = "rate_limited"
+
+    def __init__(self, message: str, seconds_left: int) -> None:
+        super().__init__(message)
+        self.seconds_left = seconds_left

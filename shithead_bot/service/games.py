@@ -1,0 +1,692 @@
+"""The use cases. Each takes plain ids, runs in one transaction, and returns the notices it wrote.
+
+A transaction loads the game row with a lock (``FOR UPDATE`` on PostgreSQL, ``BEGIN IMMEDIATE`` on
+SQLite), checks the version the caller's button carried, applies the move through the engine,
+lets computer seats answer, appends every move to the log, writes the outbox, bumps ``version``
+and commits. A stale button or a lost race raises :class:`StaleVersionError` and changes nothing.
+
+Button versions are per seat: ``Seat.keyboard_version`` is the game version at which that seat's
+current buttons were made, so players swapping at the same time do not invalidate each other.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm.exc import StaleDataError
+
+import engine
+from engine import AnyRules, AnyState, EngineError, Forfeit, Move, load_game, new_game, rules_from_dict
+from engine import events as ev
+from engine.ai import LEVELS
+from persistence import repo
+from persistence.models import Chat, Game, GameStatus, Player, Seat, utcnow
+from persistence.models import Move as MoveRow
+from shithead_bot.service.autoplay import computer_move, timeout_moves
+from shithead_bot.service.errors import (
+    AlreadyJoinedError,
+    AlreadyOpenError,
+    GameNotFoundError,
+    LobbyFullError,
+    MoveRejectedError,
+    NeedsPrivateChatError,
+    NotAllowedError,
+    NotAPlayerError,
+    ServiceError,
+    StaleVersionError,
+    TooFewPlayersError,
+    WrongStateError,
+)
+from shithead_bot.service.notices import Notice, NoticeKind
+from shithead_bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], datetime]
+COMPUTER_NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo")
+ACTIVE = (GameStatus.SWAPPING, GameStatus.PLAYING)
+
+
+@dataclass
+class UserInfo:
+    """A Telegram user as the caller knows them (the service keeps the player row up to date)."""
+
+    id: int
+    first_name: str
+    username: str | None = None
+    language: str | None = None
+
+
+@dataclass
+class Result:
+    """What a use case did: the game it touched, its new version, and the notices it wrote."""
+
+    game_id: int
+    version: int
+    notices: list[Notice] = field(default_factory=list)
+    status: str = ""
+
+
+@dataclass
+class Ctx:
+    """A loaded game inside one transaction, and what the use case is doing to it."""
+
+    session: AsyncSession
+    game: Game
+    seats: list[Seat]
+    chat: Chat
+    now: datetime
+    state: AnyState | None = None
+    loaded_version: int = 0
+    to_act_before: int | None = None
+    moved: list[tuple[int, int]] = field(default_factory=list)  # (seat, seq) of human moves
+    events: list[tuple[int, ev.Event]] = field(default_factory=list)  # (seq, event)
+    notices: list[Notice] = field(default_factory=list)
+
+    def seat_of(self, player_id: int) -> Seat | None:
+        return next((s for s in self.seats if s.player_id == player_id), None)
+
+    def seat(self, number: int) -> Seat:
+        return self.seats[number]
+
+    def notify(self, kind: NoticeKind, seat: int | None = None, **data: object) -> None:
+        self.notices.append(Notice(kind, self.game.id or 0, seat, dict(data)))
+
+
+class GameService:
+    """Every use case of both games, transport-free."""
+
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        settings: Settings | None = None,
+        *,
+        clock: Clock = utcnow,
+        seed_source: Callable[[], int] | None = None,
+    ) -> None:
+        self.sessions = sessions
+        self.settings = settings or Settings()
+        self.clock = clock
+        self.seed_source = seed_source or (lambda: secrets.randbits(62))
+
+    # ----------------------------------------------------------------- transactions
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[AsyncSession]:
+        """One transaction; a lost optimistic-lock race surfaces as StaleVersionError."""
+        try:
+            async with self.sessions() as session, session.begin():
+                yield session
+        except StaleDataError as exc:
+            raise StaleVersionError("the game changed under this transaction") from exc
+        except IntegrityError as exc:
+            if "move" in str(exc.orig).lower() or "uq_game_open_per_chat" in str(exc.orig):
+                raise StaleVersionError("another change won the race") from exc
+            raise
+
+    async def _load(self, session: AsyncSession, game_id: int, *, write: bool = True) -> Ctx:
+        game = await repo.get_game(session=session, game_id=game_id, lock=write)
+        if game is None:
+            raise GameNotFoundError(f"no game {game_id}")
+        chat = await repo.get_chat(session=session, chat_id=game.chat_id)
+        assert chat is not None
+        seats = await repo.seats_of(session=session, game_id=game_id)
+        ctx = Ctx(session, game, seats, chat, self.clock(), loaded_version=game.version)
+        if game.snapshot is not None:
+            ctx.state = load_game(game.snapshot)
+            ctx.to_act_before = ctx.state.to_act
+        if write:
+            game.version += 1  # one bump per transaction; the flush checks the old value
+            game.updated_at = ctx.now
+        return ctx
+
+    def _result(self, ctx: Ctx) -> Result:
+        return Result(ctx.game.id or 0, ctx.game.version, ctx.notices, ctx.game.status)
+
+    async def _store_notices(self, ctx: Ctx) -> None:
+        stored = []
+        for notice in ctx.notices:
+            row = await repo.add_outbox(
+                session=ctx.session, game_id=notice.game_id, kind=notice.kind, payload=notice.payload(), at=ctx.now
+            )
+            stored.append(row)
+        await ctx.session.flush()
+        ctx.notices = [
+            Notice(n.kind, n.game_id, n.seat, n.data, row.id) for n, row in zip(ctx.notices, stored, strict=True)
+        ]
+
+    async def _commit(self, ctx: Ctx) -> Result:
+        await self._store_notices(ctx)
+        await ctx.session.flush()
+        return self._result(ctx)
+
+    # ----------------------------------------------------------------- players and chats
+
+    async def see_user(self, user: UserInfo, *, can_message: bool | None = None) -> Player:
+        """Create or refresh a player; ``can_message`` records a /start (True) or a block (False)."""
+        async with self.transaction() as session:
+            player = await self._player(session, user)
+            if can_message is not None:
+                player.can_message = can_message
+            return player
+
+    async def set_can_message(self, player_id: int, value: bool) -> None:
+        async with self.transaction() as session:
+            player = await repo.get_player(session=session, player_id=player_id)
+            if player is not None:
+                player.can_message = value
+
+    async def _player(self, session: AsyncSession, user: UserInfo) -> Player:
+        return await repo.ensure_player(
+            session=session,
+            player_id=user.id,
+            first_name=user.first_name,
+            username=user.username,
+            language=user.language,
+        )
+
+    async def ensure_chat(self, chat_id: int, kind: str, title: str) -> Chat:
+        async with self.transaction() as session:
+            chat = await repo.ensure_chat(session=session, chat_id=chat_id, kind=kind, title=title)
+            if chat.turn_seconds == 86400 and self.settings.default_turn_seconds != 86400:
+                chat.turn_seconds = self.settings.default_turn_seconds
+            return chat
+
+    async def update_chat(self, chat_id: int, **settings: object) -> Chat:
+        """Change a chat's settings (game kind, preset, house rules, turn time, reminders…)."""
+        async with self.transaction() as session:
+            chat = await repo.get_chat(session=session, chat_id=chat_id)
+            if chat is None:
+                raise GameNotFoundError(f"unknown chat {chat_id}")
+            for key, value in settings.items():
+                if not hasattr(chat, key) or key in ("id", "created_at"):
+                    raise ValueError(f"no chat setting {key!r}")
+                setattr(chat, key, value)
+            chat.updated_at = self.clock()
+            return chat
+
+    async def migrate_chat(self, old_id: int, new_id: int) -> list[int]:
+        """A group became a supergroup: its games follow. Returns the ids of its open games."""
+        async with self.transaction() as session:
+            await repo.migrate_chat(session=session, old_id=old_id, new_id=new_id)
+            game = await repo.open_game_in_chat(session=session, chat_id=new_id)
+            return [game.id] if game and game.id else []
+
+    # ----------------------------------------------------------------- the lobby
+
+    def rules_for(self, chat: Chat, kind: str | None = None, preset_name: str | None = None) -> AnyRules:
+        """The rules a new game in this chat gets: the chat's choice, or the given kind and preset."""
+        kind = kind or chat.game_kind
+        if kind == "neighbor":
+            base: AnyRules = engine.NeighborRules()
+            return base.with_rules(chat.house_rules if chat.game_kind == "neighbor" else {})
+        rules = engine.preset(preset_name or chat.preset)
+        if chat.game_kind == "shithead" and (preset_name is None or preset_name == chat.preset):
+            rules = rules.with_rules(chat.house_rules)
+        return rules
+
+    async def open_lobby(
+        self,
+        chat_id: int,
+        creator: UserInfo,
+        *,
+        kind: str | None = None,
+        preset: str | None = None,
+        chat_kind: str = "group",
+        chat_title: str = "",
+    ) -> Result:
+        """Open a lobby in a chat (one open game per chat); the creator joins if the bot can reach them."""
+        async with self.transaction() as session:
+            chat = await repo.ensure_chat(session=session, chat_id=chat_id, kind=chat_kind, title=chat_title)
+            existing = await repo.open_game_in_chat(session=session, chat_id=chat_id)
+            if existing is not None:
+                raise AlreadyOpenError(existing.id or 0, existing.status)
+            rules = self.rules_for(chat, kind, preset)
+            player = await self._player(session, creator)
+            game = await repo.add_game(
+                session=session,
+                game=Game(
+                    chat_id=chat_id,
+                    kind=kind or chat.game_kind,
+                    rules=rules.to_dict(),
+                    created_by=creator.id,
+                    turn_seconds=chat.turn_seconds,
+                ),
+            )
+            ctx = Ctx(session, game, [], chat, self.clock())
+            if player.can_message:
+                await self._add_human(ctx, player)
+            ctx.notify(NoticeKind.LOBBY)
+            return await self._commit(ctx)
+
+    async def join(self, game_id: int, user: UserInfo) -> Result:
+        async with self.transaction() as session:
+            ctx = await self._load(session, game_id)
+            self._require(ctx, GameStatus.LOBBY)
+            player = await self._player(session, user)
+            if ctx.seat_of(user.id) is not None:
+                raise AlreadyJoinedError(f"{user.first_name} is already in game {game_id}")
+            if not player.can_message:
+                raise NeedsPrivateChatError(user.id, game_id)
+            await self._add_human(ctx, player)
+            ctx.notify(NoticeKind.LOBBY)
+            return await self._commit(ctx)
+
+    async def leave(self, game_id: int, user_id: int) -> Result:
+        async with self.transaction() as session:
+            ctx = await self._load(session, game_id)
+            self._require(ctx, GameStatus.LOBBY)
+            seat = self._seat_or_raise(ctx, user_id)
+            await repo.delete_seat(session=session, seat=seat)
+            ctx.seats.remove(seat)
+            await self._renumber(ctx)
+            if not any(s.player_id for s in ctx.seats):
+                self._close(ctx, GameStatus.ABORTED)
+                ctx.notify(NoticeKind.ANNOUNCE, what="lobby_closed")
+            ctx.notify(NoticeKind.LOBBY)
+            return await self._commit(ctx)
+
+    async def add_computer(self, game_id: int, user_id: int, level: str = "heuristic") -> Result:
+        if level not in LEVELS:
+            raise ValueError(f"unknown computer level {level!r}")
+        async with self.transaction() as session:
+            ctx = await self._load(session, game_id)
+            self._require(ctx, GameStatus.LOBBY)
+            self._seat_or_raise(ctx, user_id)
+            self._check_room(ctx)
+            used = {s.name for s in ctx.seats}
+            name = next(n for n in (*COMPUTER_NAMES, *(f"Bot {i}" for i in range(11, 30))) if f"🤖 {n}" not in used)
+            seat = Seat(game_id=game_id, number=len(ctx.seats), computer_level=level, name=f"🤖 {name}")
+            ctx.seats.append(await repo.add_seat(session=session, seat=seat))
+            ctx.notify(NoticeKind.LOBBY)
+            return await self._commit(ctx)
+
+    async def remove_computer(self, game_id: int, user_id: int) -> Result:
+        async with self.transaction() as session:
+            ctx = await self._load(session, game_id)
+            self._require(ctx, GameStatus.LOBBY)
+            self._seat_or_raise(ctx, user_id)
+            computers = [s for s in ctx.seats if s.computer_level]
+            if not computers:
+                raise WrongStateError("there is no computer player to remove", ctx.game.status)
+            await repo.delete_seat(session=session, seat=computers[-1])
+            ctx.seats.remove(computers[-1])
+            await self._renumber(ctx)
+            ctx.notify(NoticeKind.LOBBY)
+            return await self._commit(ctx)
+
+    async def _add_human(self, ctx: Ctx, player: Player) -> None:
+        self._check_room(ctx)
+        seat = Seat(game_id=ctx.game.id or 0, number=len(ctx.seats), player_id=player.id, name=player.first_name)
+        ctx.seats.append(await repo.add_seat(session=ctx.session, seat=seat))
+
+    def _check_room(self, ctx: Ctx) -> None:
+        rules = rules_from_dict(ctx.game.kind, ctx.game.rules)
+        if len(ctx.seats) >= rules.max_seats:
+            raise LobbyFullError(f"the game is full ({rules.max_seats} players)")
+
+    async def _renumber(self, ctx: Ctx) -> None:
+        """Seat numbers stay 0..n-1 in the lobby (two steps: the unique index must hold throughout)."""
+        for i, seat in enumerate(ctx.seats):
+            seat.number = 1000 + i
+        await ctx.session.flush()
+        for i, seat in enumerate(ctx.seats):
+            seat.number = i
+        await ctx.session.flush()
+
+    async def start(self, game_id: int, user_id: int) -> Result:
+        """Deal. Shithead goes to the swap phase; Neighbor straight into its first hand."""
+        async with self.transaction() as session:
+            ctx = await self._load(session, game_id)
+            self._require(ctx, GameStatus.LOBBY)
+            self._seat_or_raise(ctx, user_id)
+            await self._deal(ctx)
+            return await self._commit(ctx)
+
+    async def _deal(self, ctx: Ctx) -> None:
+        rules = rules_from_dict(ctx.game.kind, ctx.game.rules)
+        if len(ctx.seats) < rules.min_seats:
+            raise TooFewPlayersError(f"a game needs at least {rules.min_seats} players")
+        ctx.game.seed = self.seed_source()
+        ctx.state = new_game(ctx.game.kind, rules, len(ctx.seats), ctx.game.seed, ctx.game.dealer)
+        ctx.game.started_at = ctx.now
+        ctx.notify(NoticeKind.LOBBY)
+        ctx.notify(NoticeKind.ANNOUNCE, what="started")
+        self._settle(ctx, fresh_keyboards=True)
+
+    # ----------------------------------------------------------------- playing
+
+    async def play(self, game_id: int, user_id: int, move: Move | str, version: int | None = None) -> Result:
+        """A player's move (swap, ready, play, pick up, keep/swap…). ``version`` is their button's."""
+        async with self.transaction() as session:
+            ctx = await self._load(session, game_id)
+            self._require(ctx, *ACTIVE)
+            seat = self._seat_or_raise(ctx, user_id)
+            if version is not None and version != seat.keyboard_version:
+                raise StaleVersionError(f"button version {version}, seat is at {seat.keyboard_version}")
+            self._apply(ctx, seat.number, move, "human")
+            seat.timeouts_in_row = 0
+            self._settle(ctx)
+            return await self._commit(ctx)
+
+    async def forfeit(self, game_id: int, user_id: int) -> Result:
+        async with self.transaction() as session:
+            ctx = await self._load(session, game_id)
+            self._require(ctx, *ACTIVE, GameStatus.PAUSED)
+            seat = self._seat_or_raise(ctx, user_id)
+            if seat.forfeited or seat.place is not None:
+                raise WrongStateError("you are no longer in this game", ctx.game.status)
+            self._apply(ctx, seat.number, Forfeit(), "human")
+            self._settle(ctx)
+            return await self._commit(ctx)
+
+    def _apply(self, ctx: Ctx, seat: int, move: Move | str, actor: str) -> list[ev.Event]:
+        assert ctx.state is not None
+        try:
+            events = ctx.state.apply(seat, move)
+        except EngineError as exc:
+            raise MoveRejectedError(str(exc), type(exc).__name__) from exc
+        ctx.game.move_count += 1
+        seq = ctx.game.move_count
+        text = str(move)
+        ctx.session.add(
+            MoveRow(
+                game_id=ctx.game.id or 0,
+                seq=seq,
+                seat=seat,
+                move=text,
+                actor=actor,
+                events=[engine.event_to_dict(e) for e in events],
+                created_at=ctx.now,
+            )
+        )
+        ctx.events.extend((seq, e) for e in events)
+        if actor != "computer":
+            ctx.moved.append((seat, seq))
+        if isinstance(move, Forfeit) or text == "f":
+            ctx.seat(seat).forfeited = True
+        return events
+
+    def _play_computers(self, ctx: Ctx) -> None:
+        """Computer seats act until a human is to act or the game ends (capped against bugs)."""
+        state = ctx.state
+        assert state is not None
+        for _ in range(self.settings.computer_move_cap):
+            seat = next((s for s in state.seats_to_act() if ctx.seat(s).computer_level), None)
+            if seat is None or state.is_over:
+                return
+            level = ctx.seat(seat).computer_level or "heuristic"
+            move = computer_move(state, seat, level, ctx.game.seed * 7919 + ctx.game.move_count)
+            self._apply(ctx, seat, move, "computer")
+        log.warning("game %s: computer move cap reached; the sweep will carry on", ctx.game.id)
+
+    def _settle(self, ctx: Ctx, *, fresh_keyboards: bool = False) -> None:
+        """After moves: computers answer, the status follows the engine, and notices are written."""
+        state = ctx.state
+        assert state is not None
+        status_before = ctx.game.status
+        self._play_computers(ctx)
+        ctx.game.snapshot = state.to_dict()
+        for seat, seq in ctx.moved:
+            ctx.seat(seat).keyboard_version = ctx.game.version
+            ctx.notify(NoticeKind.MOVED, seat, seq=seq, version=ctx.game.version)
+        self._announce(ctx)
+        if state.is_over:
+            self._finish(ctx)
+        else:
+            ctx.game.status = GameStatus.SWAPPING if state.phase.value == "swap" else GameStatus.PLAYING
+            new_phase = ctx.game.status != status_before
+            self._issue_keyboards(ctx, fresh=fresh_keyboards or new_phase)
+            if new_phase or (ctx.game.status == GameStatus.PLAYING and self._table_changed(ctx)):
+                self._restart_clock(ctx)
+        ctx.notify(NoticeKind.TABLE)
+
+    @staticmethod
+    def _table_changed(ctx: Ctx) -> bool:
+        """Did anything happen beyond other players leaving? (Then the seat to act needs new buttons.)"""
+        return (
+            any(not isinstance(e, ev.Forfeited) for _, e in ctx.events)
+            or ctx.state is None
+            or (ctx.state.to_act != ctx.to_act_before)
+        )
+
+    def _issue_keyboards(self, ctx: Ctx, *, fresh: bool) -> None:
+        """New buttons for the human(s) who may act now."""
+        state = ctx.state
+        assert state is not None
+        movers = {seat for seat, _ in ctx.moved}
+        for number in state.seats_to_act():
+            seat = ctx.seat(number)
+            if seat.computer_level:
+                continue
+            if state.phase.value == "swap":
+                if fresh or number in movers:
+                    seat.keyboard_version = ctx.game.version
+                    ctx.notify(NoticeKind.SWAP, number, version=ctx.game.version)
+            elif fresh or self._table_changed(ctx):
+                seat.keyboard_version = ctx.game.version
+                ctx.notify(NoticeKind.TURN, number, version=ctx.game.version)
+
+    def _announce(self, ctx: Ctx) -> None:
+        """New group messages for what deserves a notification: someone goes out or leaves."""
+        for seq, event in ctx.events:
+            if isinstance(event, ev.WentOut) and ctx.state and not ctx.state.is_over:
+                ctx.notify(NoticeKind.ANNOUNCE, event.seat, what="went_out", place=event.place, seq=seq)
+            elif isinstance(event, ev.Eliminated) and ctx.state and not ctx.state.is_over:
+                ctx.notify(NoticeKind.ANNOUNCE, event.seat, what="eliminated", place=event.place, seq=seq)
+            elif isinstance(event, ev.Forfeited):
+                ctx.notify(NoticeKind.ANNOUNCE, event.seat, what="forfeited", place=event.place, seq=seq)
+
+    def _finish(self, ctx: Ctx) -> None:
+        outcome = ctx.state.outcome if ctx.state else None
+        assert outcome is not None
+        for seat in ctx.seats:
+            seat.place = outcome.places[seat.number]
+            seat.is_loser = outcome.loser == seat.number
+        self._close(ctx, GameStatus.FINISHED)
+        ctx.notify(
+            NoticeKind.ANNOUNCE,
+            what="over",
+            places=list(outcome.places),
+            winners=list(outcome.winners),
+            loser=outcome.loser,
+        )
+
+    def _close(self, ctx: Ctx, status: GameStatus) -> None:
+        ctx.game.status = status
+        ctx.game.finished_at = ctx.now
+        ctx.game.deadline_at = ctx.game.due_at = None
+
+    def _restart_clock(self, ctx: Ctx) -> None:
+        """Whoever must act now gets the full turn time (the swap phase has one for everybody)."""
+        game = ctx.game
+        game.turn_started_at = ctx.now
+        game.reminders_sent = 0
+        if game.turn_seconds:
+            game.deadline_at = ctx.now + timedelta(seconds=game.turn_seconds)
+            game.due_at = game.deadline_at
+        else:
+            game.deadline_at = game.due_at = None
+
+    # ----------------------------------------------------------------- the rest of a game's life
+
+    async def pause(self, game_id: int, user_id: int, *, is_admin: bool = False) -> Result:
+        async with self.transaction() as session:
+            ctx = await self._load(session, game_id)
+            self._require(ctx, *ACTIVE)
+            self._creator_or_admin(ctx, user_id, is_admin)
+            self._pause(ctx)
+            return await self._commit(ctx)
+
+    def _pause(self, ctx: Ctx) -> None:
+        game = ctx.game
+        game.paused_from, game.status, game.paused_at = game.status, GameStatus.PAUSED, ctx.now
+        game.deadline_at = None
+        game.due_at = ctx.now + timedelta(days=self.settings.paused_expiry_days)
+        ctx.notify(NoticeKind.ANNOUNCE, what="paused")
+        ctx.notify(NoticeKind.TABLE)
+
+    async def resume(self, game_id: int, user_id: int, *, is_admin: bool = False) -> Result:
+        """Resume a paused game; the current turn starts again with its full time."""
+        async with self.transaction() as session:
+            ctx = await self._load(session, game_id)
+            self._require(ctx, GameStatus.PAUSED)
+            if ctx.seat_of(user_id) is None:
+                self._creator_or_admin(ctx, user_id, is_admin)
+            ctx.game.status = ctx.game.paused_from or GameStatus.PLAYING
+            ctx.game.paused_at = ctx.game.paused_from = None
+            self._restart_clock(ctx)
+            self._issue_keyboards(ctx, fresh=True)
+            ctx.notify(NoticeKind.ANNOUNCE, what="resumed")
+            ctx.notify(NoticeKind.TABLE)
+            return await self._commit(ctx)
+
+    async def abort(self, game_id: int, user_id: int, *, is_admin: bool = False) -> Result:
+        async with self.transaction() as session:
+            ctx = await self._load(session, game_id)
+            self._require(ctx, GameStatus.LOBBY, *ACTIVE, GameStatus.PAUSED)
+            self._creator_or_admin(ctx, user_id, is_admin)
+            was_lobby = ctx.game.status == GameStatus.LOBBY
+            self._close(ctx, GameStatus.ABORTED)
+            ctx.notify(NoticeKind.LOBBY if was_lobby else NoticeKind.TABLE)
+            ctx.notify(NoticeKind.ANNOUNCE, what="aborted", by=user_id)
+            for seat in ctx.seats:
+                if seat.player_id and not was_lobby:
+                    seat.keyboard_version = ctx.game.version
+                    ctx.notify(NoticeKind.MOVED, seat.number, seq=0, version=ctx.game.version)
+            return await self._commit(ctx)
+
+    async def rematch(self, game_id: int, user_id: int) -> Result:
+        """The same players again, in a new game dealt by the loser (or the worst place)."""
+        async with self.transaction() as session:
+            old = await self._load(session, game_id, write=False)
+            if old.game.status != GameStatus.FINISHED:
+                raise WrongStateError("only a finished game can be played again", old.game.status)
+            if old.seat_of(user_id) is None:
+                raise NotAPlayerError(f"user {user_id} did not play game {game_id}")
+            existing = await repo.open_game_in_chat(session=session, chat_id=old.game.chat_id)
+            if existing is not None:
+                raise AlreadyOpenError(existing.id or 0, existing.status)
+            outcome = old.state.outcome if old.state else None
+            worst = max(old.seats, key=lambda s: (s.place or 0, s.is_loser)).number
+            dealer = outcome.loser if outcome and outcome.loser is not None else worst
+            game = await repo.add_game(
+                session=session,
+                game=Game(
+                    chat_id=old.game.chat_id,
+                    kind=old.game.kind,
+                    rules=old.game.rules,
+                    created_by=user_id,
+                    dealer=dealer,
+                    rematch_of=game_id,
+                    turn_seconds=old.chat.turn_seconds,
+                ),
+            )
+            ctx = Ctx(session, game, [], old.chat, self.clock())
+            for seat in old.seats:
+                clone = Seat(
+                    game_id=game.id or 0,
+                    number=seat.number,
+                    player_id=seat.player_id,
+                    computer_level=seat.computer_level,
+                    name=seat.name,
+                )
+                ctx.seats.append(await repo.add_seat(session=session, seat=clone))
+            await self._deal(ctx)
+            return await self._commit(ctx)
+
+    async def timeout(self, game_id: int, version: int) -> Result:
+        """Act for whoever let the deadline pass. ``version`` is the game version the timer saw:
+        if anything happened since, the timer lost the race and nothing is done."""
+        async with self.transaction() as session:
+            ctx = await self._load(session, game_id)
+            if ctx.loaded_version != version:
+                raise StaleVersionError(f"timer for version {version}, game is at {ctx.loaded_version}")
+            self._require(ctx, *ACTIVE)
+            state = ctx.state
+            assert state is not None
+            for number in list(state.seats_to_act()):
+                if ctx.seat(number).computer_level:
+                    continue
+                self._time_out(ctx, number)
+            self._settle(ctx)
+            return await self._commit(ctx)
+
+    def _time_out(self, ctx: Ctx, number: int) -> None:
+        state = ctx.state
+        assert state is not None
+        seat = ctx.seat(number)
+        seat.timeouts_in_row += 1
+        limit = ctx.chat.max_timeouts
+        if limit and seat.timeouts_in_row >= limit and state.phase.value != "swap":
+            self._apply(ctx, number, Forfeit(), "timeout")
+            ctx.notify(NoticeKind.ANNOUNCE, number, what="removed", timeouts=seat.timeouts_in_row)
+            return
+        moves = timeout_moves(state, number, ctx.game.seed + ctx.game.move_count)
+        first_seq = ctx.game.move_count + 1
+        for move in moves:
+            self._apply(ctx, number, move, "timeout")
+        ctx.notify(NoticeKind.ANNOUNCE, number, what="timed_out", seq=first_seq, moves=[str(m) for m in moves])
+
+    # ----------------------------------------------------------------- reading
+
+    async def game_view(self, game_id: int) -> Ctx:
+        """A read-only snapshot of a game, its seats and chat (for rendering)."""
+        async with self.sessions() as session:
+            return await self._load(session, game_id, write=False)
+
+    async def open_game(self, chat_id: int) -> Game | None:
+        async with self.sessions() as session:
+            return await repo.open_game_in_chat(session=session, chat_id=chat_id)
+
+    async def games_of(self, player_id: int, *, open_only: bool = True) -> list[repo.PlayerGame]:
+        async with self.sessions() as session:
+            return await repo.games_of_player(session=session, player_id=player_id, open_only=open_only)
+
+    async def moves(self, game_id: int) -> list[MoveRow]:
+        async with self.sessions() as session:
+            return await repo.moves_of(session=session, game_id=game_id)
+
+    async def rebuild(self, game_id: int) -> AnyState:
+        """The game replayed from its seed and move log (equal to the stored snapshot)."""
+        async with self.sessions() as session:
+            game = await repo.get_game(session=session, game_id=game_id)
+            if game is None or game.snapshot is None:
+                raise GameNotFoundError(f"game {game_id} has not been dealt")
+            seats = len(await repo.seats_of(session=session, game_id=game_id))
+            moves = await repo.moves_of(session=session, game_id=game_id)
+        rules = rules_from_dict(game.kind, game.rules)
+        return engine.replay(game.kind, rules, seats, game.seed, [(m.seat, m.move) for m in moves], game.dealer)
+
+    # ----------------------------------------------------------------- checks
+
+    def _require(self, ctx: Ctx, *statuses: str) -> None:
+        if ctx.game.status not in statuses:
+            raise WrongStateError(f"game {ctx.game.id} is {ctx.game.status}", ctx.game.status)
+
+    def _seat_or_raise(self, ctx: Ctx, user_id: int) -> Seat:
+        seat = ctx.seat_of(user_id)
+        if seat is None:
+            raise NotAPlayerError(f"user {user_id} has no seat at game {ctx.game.id}")
+        return seat
+
+    def _creator_or_admin(self, ctx: Ctx, user_id: int, is_admin: bool) -> None:
+        if not is_admin and ctx.game.created_by != user_id:
+            raise NotAllowedError("only the game's creator or a chat admin may do this")
+
+
+def is_conflict(exc: BaseException) -> bool:
+    """A database error that means "someone else got there first"."""
+    return isinstance(exc, StaleVersionError | StaleDataError) or (
+        isinstance(exc, DBAPIError) and "locked" in str(exc).lower()
+    )
+
+
+__all__: Sequence[str] = ["GameService", "Result", "ServiceError", "UserInfo"]

@@ -1,0 +1,71 @@
+"""Delivering the outbox: at least once, game by game, in order.
+
+A worker claims undelivered notices for a short lease (so two workers never send the same ones at
+once), hands each game's notices to the sender in order, and marks them delivered once the sender
+returns. If the sender fails, the notices go back to the outbox and are tried again later; if the
+process dies, the lease runs out and another worker (or the restarted one) takes them.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
+from itertools import groupby
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from persistence import repo
+from persistence.models import utcnow
+from shithead_bot.service.notices import Notice
+
+log = logging.getLogger(__name__)
+
+Sender = Callable[[list[Notice]], Awaitable[None]]
+
+
+class Outbox:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        *,
+        clock: Callable[[], datetime] = utcnow,
+        lease: timedelta = timedelta(seconds=30),
+        retry_after: timedelta = timedelta(seconds=5),
+    ) -> None:
+        self.sessions = sessions
+        self.clock = clock
+        self.lease = lease
+        self.retry_after = retry_after
+
+    async def deliver(self, sender: Sender, *, game_id: int | None = None, limit: int = 200) -> int:
+        """Send what is pending (of one game, or all); returns how many notices were delivered."""
+        async with self.sessions() as session, session.begin():
+            now = self.clock()
+            rows = await repo.claim_outbox(session=session, now=now, lease=self.lease, limit=limit, game_id=game_id)
+            batches = [
+                [Notice.from_row(r.kind, r.game_id or 0, r.payload, r.id) for r in group]
+                for _, group in groupby(rows, key=lambda r: r.game_id)
+            ]
+        delivered = 0
+        for batch in batches:
+            delivered += await self._send(sender, batch)
+        return delivered
+
+    async def _send(self, sender: Sender, batch: list[Notice]) -> int:
+        ids = [n.id for n in batch if n.id is not None]
+        try:
+            await sender(batch)
+        except Exception as exc:  # the sender's failure must not lose the notices
+            log.warning("delivery of %d notices for game %s failed: %r", len(ids), batch[0].game_id, exc)
+            async with self.sessions() as session, session.begin():
+                retry_at = self.clock() + self.retry_after
+                await repo.release_outbox(session=session, ids=ids, error=repr(exc), retry_at=retry_at)
+            return 0
+        async with self.sessions() as session, session.begin():
+            await repo.mark_delivered(session=session, ids=ids, now=self.clock())
+        return len(ids)
+
+    async def pending(self) -> int:
+        async with self.sessions() as session:
+            return await repo.pending_outbox_count(session=session)

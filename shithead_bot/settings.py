@@ -1,0 +1,33 @@
+"""The one settings class: environment variables (or a ``.env`` file in the working folder)."""
+
+from __future__ import annotations
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from persistence.db import DEFAULT_URL
+
+TELEGRAM_API_URL = "https://api.telegram.org/bot"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    telegram_bot_token: SecretStr | None = Field(default=None, description="the bot's token from @BotFather")
+    telegram_api_url: str = Field(default=TELEGRAM_API_URL, description="Bot API base URL (a self-hosted or fake one)")
+    database_url: str = Field(default=DEFAULT_URL, description="sqlite+aiosqlite:///file.db or postgresql+asyncpg://…")
+    webhook_url: str | None = Field(default=None, description="public HTTPS URL for webhook mode; polling if unset")
+    listen: str = Field(default="0.0.0.0", description="webhook mode: address to listen on")
+    port: int = Field(default=8443, description="webhook mode: port to listen on")
+    secret_token: SecretStr | None = Field(default=None, description="webhook mode: X-Telegram-Bot-Api-Secret-Token")
+    log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING…")
+
+    computer_move_cap: int = Field(default=2000, description="computer moves at most in one call chain")
+    default_turn_seconds: int | None = Field(default=86400, description="a new chat's turn time (None: none)")
+    sweep_seconds: float = Field(default=5.0, description="how often the deadline sweep runs")
+    grace_fraction: float = Field(default=0.1, description="after a restart, overdue deadlines get this share")
+    grace_min_seconds: int = Field(default=60, description="…and at least this many seconds")
+    nudge_interval_seconds: int = Field(default=3600, description="at most one nudge per game in this time")
+    lobby_expiry_days: int = Field(default=7, description="a lobby never started is closed after this")
+    paused_expiry_days: int = Field(default=30, description="a game paused this long is closed")
+    outbox_lease_seconds: int = Field(default=30, description="how long a worker may hold notices it sends")

@@ -1,0 +1,140 @@
+"""Database fixtures shared by the persistence, service and bot tests.
+
+Every database test runs on SQLite, and again on PostgreSQL when one answers: at
+``TEST_DATABASE_URL`` if set, else ``postgresql+asyncpg://postgres@127.0.0.1:5432/test``. The
+PostgreSQL half is skipped only when nothing answers there. Each test session migrates a private
+PostgreSQL database of its own (created next to the given one) once, and empties it between tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from persistence.db import make_engine, make_sessionmaker
+from persistence.migrate import upgrade
+
+DEFAULT_PG = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+TABLES = ("outbox", "move", "seat", "game", "player", "chat")
+
+
+async def _pg_admin(url: str, statement: str) -> None:
+    import asyncpg
+
+    target = make_url(url)
+    conn = await asyncpg.connect(
+        host=target.host,
+        port=target.port or 5432,
+        user=target.username,
+        password=target.password,
+        database=target.database,
+        timeout=3,
+    )
+    try:
+        await conn.execute(statement)
+    finally:
+        await conn.close()
+
+
+def _private_pg_database() -> str | None:
+    """Create a database for this test session beside the configured one; None if unreachable."""
+    base = os.environ.get("TEST_DATABASE_URL", DEFAULT_PG)
+    name = f"shithead_test_{uuid.uuid4().hex[:10]}"
+    try:
+        asyncio.run(_pg_admin(base, f'CREATE DATABASE "{name}"'))
+    except (OSError, TimeoutError) as exc:
+        print(f"PostgreSQL not reachable at {base}: {exc!r}; its half of the tests is skipped")
+        return None
+    except Exception as exc:  # no CREATE DATABASE right: use the given database as it is
+        print(f"cannot create a database ({exc!r}); using {base} itself")
+        return base
+    return make_url(base).set(database=name).render_as_string(hide_password=False)
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str | None]:
+    url = _private_pg_database()
+    if url is not None:
+        upgrade(url)
+    yield url
+    if url is not None and "shithead_test_" in url:
+        base = os.environ.get("TEST_DATABASE_URL", DEFAULT_PG)
+        name = make_url(url).database
+        asyncio.run(_pg_admin(base, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An SQLite file migrated once; each test gets a copy."""
+    path = tmp_path_factory.mktemp("template") / "template.db"
+    upgrade(f"sqlite+aiosqlite:///{path}")
+    return path
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(
+    request: pytest.FixtureRequest, tmp_path: Path, sqlite_template: Path, postgres_url: str | None
+) -> Iterator[str]:
+    """A migrated, empty database: SQLite, then PostgreSQL."""
+    if request.param == "sqlite":
+        path = tmp_path / "test.db"
+        shutil.copy(sqlite_template, path)
+        yield f"sqlite+aiosqlite:///{path}"
+        return
+    if postgres_url is None:
+        pytest.skip("PostgreSQL is not reachable")
+    asyncio.run(_truncate(postgres_url))
+    yield postgres_url
+
+
+@pytest.fixture
+def pg_db_url(postgres_url: str | None) -> str:
+    """The migrated, emptied PostgreSQL database, for tests of PostgreSQL-only behaviour."""
+    if postgres_url is None:
+        pytest.skip("PostgreSQL is not reachable")
+    asyncio.run(_truncate(postgres_url))
+    return postgres_url
+
+
+async def _truncate(url: str) -> None:
+    engine = make_engine(url)
+    async with engine.begin() as conn:
+        await conn.execute(text(f"TRUNCATE {', '.join(TABLES)} RESTART IDENTITY CASCADE"))
+    await engine.dispose()
+
+
+@pytest.fixture
+async def sessions(db_url: str) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
+    engine = make_engine(db_url)
+    yield make_sessionmaker(engine)
+    await engine.dispose()
+
+
+@dataclass
+class FakeClock:
+    """A clock tests move by hand."""
+
+    now: datetime = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> datetime:
+        self.now += timedelta(**delta)
+        return self.now
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()

@@ -1,0 +1,67 @@
+"""Small builders for service tests."""
+
+from __future__ import annotations
+
+import itertools
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from engine.ai import make_player
+from shithead_bot.service import GameService, Result, UserInfo
+from shithead_bot.settings import Settings
+from tests.conftest import FakeClock
+
+GROUP = -1001
+
+
+def user(n: int) -> UserInfo:
+    return UserInfo(id=100 + n, first_name=f"User{n}", username=f"user{n}", language="en")
+
+
+def make_service(sessions: async_sessionmaker[AsyncSession], clock: FakeClock, **settings: object) -> GameService:
+    seeds = itertools.count(1000)
+    return GameService(sessions, Settings(**settings), clock=clock, seed_source=lambda: next(seeds))  # type: ignore[arg-type]
+
+
+async def lobby_with(
+    service: GameService,
+    humans: int,
+    computers: int = 0,
+    *,
+    chat_id: int = GROUP,
+    kind: str | None = None,
+    preset: str | None = None,
+    level: str = "heuristic",
+) -> int:
+    """A lobby with ``humans`` players (who all started the bot) and ``computers`` computer seats."""
+    for n in range(humans):
+        await service.see_user(user(n), can_message=True)
+    result = await service.open_lobby(chat_id, user(0), kind=kind, preset=preset, chat_title="Friends")
+    for n in range(1, humans):
+        await service.join(result.game_id, user(n))
+    for _ in range(computers):
+        await service.add_computer(result.game_id, user(0).id, level)
+    return result.game_id
+
+
+async def play_humans_to_end(service: GameService, game_id: int, *, seed: int = 0, limit: int = 20_000) -> int:
+    """Every human seat plays heuristic moves through the service until the game ends."""
+    moves = 0
+    bots = {}
+    while moves < limit:
+        ctx = await service.game_view(game_id)
+        if ctx.game.status not in ("swapping", "playing"):
+            return moves
+        assert ctx.state is not None
+        number = next(s for s in ctx.state.seats_to_act() if not ctx.seat(s).computer_level)
+        seat = ctx.seat(number)
+        bot = bots.setdefault(number, make_player("heuristic", seed + number))
+        move = bot.choose(ctx.state.view(number))
+        assert seat.player_id is not None
+        await service.play(game_id, seat.player_id, move, seat.keyboard_version)
+        moves += 1
+    raise AssertionError(f"game {game_id} did not end within {limit} human moves")
+
+
+def kinds(result: Result) -> list[str]:
+    return [str(n.kind) for n in result.notices]

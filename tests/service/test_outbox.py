@@ -1,0 +1,94 @@
+"""The outbox: notices survive a crash between commit and delivery, and go out in order, once."""
+
+from __future__ import annotations
+
+import contextlib
+from datetime import timedelta
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from shithead_bot.service import Notice, Outbox
+from tests.conftest import FakeClock
+from tests.service.helpers import lobby_with, make_service, user
+
+
+class Sender:
+    """Records batches; fails while ``broken``."""
+
+    def __init__(self) -> None:
+        self.broken = False
+        self.batches: list[list[Notice]] = []
+
+    async def __call__(self, batch: list[Notice]) -> None:
+        if self.broken:
+            raise ConnectionError("Telegram is unreachable")
+        self.batches.append(batch)
+
+    @property
+    def ids(self) -> list[int]:
+        return [n.id or 0 for batch in self.batches for n in batch]
+
+
+async def test_crash_between_commit_and_delivery(sessions: async_sessionmaker[AsyncSession], clock: FakeClock) -> None:
+    service = make_service(sessions, clock)
+    game_id = await lobby_with(service, humans=2)
+    result = await service.start(game_id, user(0).id)
+    written = [n.id for n in result.notices]
+    sender = Sender()
+    sender.broken = True
+    outbox = Outbox(sessions, clock=clock)
+    assert await outbox.deliver(sender) == 0  # the process "dies" here: nothing marked delivered
+    assert await outbox.pending() > 0
+    # Restart: a new Outbox, the sender works again; the failed ones wait out their retry delay.
+    sender.broken = False
+    restarted = Outbox(sessions, clock=clock)
+    assert await restarted.deliver(sender) == 0
+    clock.advance(seconds=10)
+    delivered = await restarted.deliver(sender)
+    assert delivered == await _count_all(sessions)
+    assert set(written) <= set(sender.ids)
+    assert sender.ids == sorted(sender.ids)  # in order
+    assert await restarted.pending() == 0
+    assert await restarted.deliver(sender) == 0  # and only once
+
+
+async def test_a_claimed_notice_is_not_sent_twice_until_its_lease_ends(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+) -> None:
+    service = make_service(sessions, clock)
+    await lobby_with(service, humans=1)
+    first, second = Sender(), Sender()
+
+    async def dying(batch: list[Notice]) -> None:
+        first.batches.append(batch)
+        raise SystemExit  # the worker process dies mid-send
+
+    worker_a = Outbox(sessions, clock=clock, lease=timedelta(seconds=30))
+    with contextlib.suppress(SystemExit):
+        await worker_a.deliver(dying)
+    worker_b = Outbox(sessions, clock=clock)
+    assert await worker_b.deliver(second) == 0  # worker A's lease still holds
+    clock.advance(seconds=31)
+    assert await worker_b.deliver(second) == len(first.ids)
+    assert second.ids == first.ids
+
+
+async def test_notices_are_grouped_per_game(sessions: async_sessionmaker[AsyncSession], clock: FakeClock) -> None:
+    service = make_service(sessions, clock)
+    a = await lobby_with(service, humans=2, chat_id=-1)
+    b = await lobby_with(service, humans=2, chat_id=-2)
+    await service.start(a, user(0).id)
+    await service.start(b, user(0).id)
+    sender = Sender()
+    await Outbox(sessions, clock=clock).deliver(sender)
+    assert all(len({n.game_id for n in batch}) == 1 for batch in sender.batches)
+    assert {batch[0].game_id for batch in sender.batches} == {a, b}
+
+
+async def _count_all(sessions: async_sessionmaker[AsyncSession]) -> int:
+    from sqlalchemy import func, select
+
+    from persistence.models import Outbox as Row
+
+    async with sessions() as session:
+        return int((await session.execute(select(func.count()).select_from(Row))).scalar_one())
