@@ -22,9 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import PRESETS, NeighborRules, new_game  # noqa: E402
-from engine.ai import make_player  # noqa: E402
-from engine.common import GameState  # noqa: E402
+from engine import PRESETS, NeighborRules, new_game
+from engine.ai import make_player
+from engine.common import GameState
 
 
 def random_game(rules: object, kind: str, seats: int, seed: int) -> int:

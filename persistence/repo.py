@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, case, exists, func, or_, select, update
+from sqlalchemy import and_, case, exists, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 from sqlmodel import col
@@ -71,6 +71,15 @@ async def get_game(*, session: AsyncSession, game_id: int, lock: bool = False) -
     if lock:
         query = query.with_for_update()
     return (await session.execute(query)).scalar_one_or_none()
+
+
+async def get_game_and_chat(*, session: AsyncSession, game_id: int, lock: bool = False) -> tuple[Game, Chat] | None:
+    """A game and its chat in one query; with ``lock``, the game row is locked (FOR UPDATE OF game)."""
+    query = select(Game, Chat).join(Chat, col(Chat.id) == col(Game.chat_id)).where(col(Game.id) == game_id)
+    if lock:
+        query = query.with_for_update(of=Game)
+    row = (await session.execute(query)).first()
+    return None if row is None else (row[0], row[1])
 
 
 async def open_game_in_chat(*, session: AsyncSession, chat_id: int) -> Game | None:
@@ -176,6 +185,12 @@ async def append_move(
     return row
 
 
+async def insert_moves(*, session: AsyncSession, rows: list[dict[str, Any]]) -> None:
+    """Append rows to the move log in one statement."""
+    if rows:
+        await session.execute(insert(Move), rows)
+
+
 async def moves_of(*, session: AsyncSession, game_id: int) -> list[Move]:
     query = select(Move).where(col(Move.game_id) == game_id).order_by(col(Move.seq))
     return list((await session.execute(query)).scalars())
@@ -196,6 +211,12 @@ async def add_outbox(
     row = Outbox(game_id=game_id, kind=kind, payload=payload, created_at=at)
     session.add(row)
     return row
+
+
+async def insert_outbox(*, session: AsyncSession, rows: list[dict[str, Any]]) -> None:
+    """Add notices in one statement."""
+    if rows:
+        await session.execute(insert(Outbox), rows)
 
 
 async def claim_outbox(

@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -88,6 +89,7 @@ class Ctx:
     to_act_before: int | None = None
     moved: list[tuple[int, int]] = field(default_factory=list)  # (seat, seq) of human moves
     events: list[tuple[int, ev.Event]] = field(default_factory=list)  # (seq, event)
+    move_rows: list[dict[str, Any]] = field(default_factory=list)  # the move log rows to insert
     notices: list[Notice] = field(default_factory=list)
 
     def seat_of(self, player_id: int) -> Seat | None:
@@ -132,11 +134,10 @@ class GameService:
             raise
 
     async def _load(self, session: AsyncSession, game_id: int, *, write: bool = True) -> Ctx:
-        game = await repo.get_game(session=session, game_id=game_id, lock=write)
-        if game is None:
+        found = await repo.get_game_and_chat(session=session, game_id=game_id, lock=write)
+        if found is None:
             raise GameNotFoundError(f"no game {game_id}")
-        chat = await repo.get_chat(session=session, chat_id=game.chat_id)
-        assert chat is not None
+        game, chat = found
         seats = await repo.seats_of(session=session, game_id=game_id)
         ctx = Ctx(session, game, seats, chat, self.clock(), loaded_version=game.version)
         if game.snapshot is not None:
@@ -150,21 +151,17 @@ class GameService:
     def _result(self, ctx: Ctx) -> Result:
         return Result(ctx.game.id or 0, ctx.game.version, ctx.notices, ctx.game.status)
 
-    async def _store_notices(self, ctx: Ctx) -> None:
-        stored = []
-        for notice in ctx.notices:
-            row = await repo.add_outbox(
-                session=ctx.session, game_id=notice.game_id, kind=notice.kind, payload=notice.payload(), at=ctx.now
-            )
-            stored.append(row)
-        await ctx.session.flush()
-        ctx.notices = [
-            Notice(n.kind, n.game_id, n.seat, n.data, row.id) for n, row in zip(ctx.notices, stored, strict=True)
-        ]
-
     async def _commit(self, ctx: Ctx) -> Result:
-        await self._store_notices(ctx)
+        """Write the game, the new moves and the notices: a few statements, no per-row objects."""
         await ctx.session.flush()
+        await repo.insert_moves(session=ctx.session, rows=ctx.move_rows)
+        await repo.insert_outbox(
+            session=ctx.session,
+            rows=[
+                {"game_id": n.game_id, "kind": str(n.kind), "payload": n.payload(), "created_at": ctx.now}
+                for n in ctx.notices
+            ],
+        )
         return self._result(ctx)
 
     # ----------------------------------------------------------------- players and chats
@@ -396,16 +393,16 @@ class GameService:
         ctx.game.move_count += 1
         seq = ctx.game.move_count
         text = str(move)
-        ctx.session.add(
-            MoveRow(
-                game_id=ctx.game.id or 0,
-                seq=seq,
-                seat=seat,
-                move=text,
-                actor=actor,
-                events=[engine.event_to_dict(e) for e in events],
-                created_at=ctx.now,
-            )
+        ctx.move_rows.append(
+            {
+                "game_id": ctx.game.id,
+                "seq": seq,
+                "seat": seat,
+                "move": text,
+                "actor": actor,
+                "events": [engine.event_to_dict(e) for e in events],
+                "created_at": ctx.now,
+            }
         )
         ctx.events.extend((seq, e) for e in events)
         if actor != "computer":

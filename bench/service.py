@@ -1,0 +1,145 @@
+"""Service benchmark: human moves through the game service, end to end against a real database.
+
+    python bench/service.py                       # SQLite file; PostgreSQL too if it answers
+    python bench/service.py --json --games 1 100  # one JSON object per line
+    python bench/service.py --profile             # where the time of one move goes (cProfile)
+    python bench/service.py --stored 10000        # also with 10,000 finished games stored
+
+Two human players per game (no computers, so one call is one move); each timed call is one
+``GameService.play`` — load and lock the game, check the version, apply, log, outbox, commit.
+Figures, not pass/fail.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import json
+import os
+import pstats
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.ai import make_player  # noqa: E402
+from persistence.db import make_engine, make_sessionmaker  # noqa: E402
+from persistence.migrate import upgrade  # noqa: E402
+from shithead_bot.service import GameService, UserInfo  # noqa: E402
+
+PG_URL = os.environ.get("BENCH_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
+
+
+async def new_game(service: GameService, chat_id: int) -> int:
+    a, b = UserInfo(chat_id * -10, "A"), UserInfo(chat_id * -10 + 1, "B")
+    for u in (a, b):
+        await service.see_user(u, can_message=True)
+    lobby = await service.open_lobby(chat_id, a)
+    await service.join(lobby.game_id, b)
+    await service.start(lobby.game_id, a.id)
+    return lobby.game_id
+
+
+async def play_game(service: GameService, game_id: int, latencies: list[float], max_moves: int) -> None:
+    bots = [make_player("heuristic", game_id * 2 + i) for i in range(2)]
+    for _ in range(max_moves):
+        ctx = await service.game_view(game_id)
+        if ctx.state is None or ctx.state.is_over:
+            return
+        seat = ctx.seat(ctx.state.seats_to_act()[0])
+        move = bots[seat.number].choose(ctx.state.view(seat.number))
+        start = time.perf_counter()
+        await service.play(game_id, seat.player_id or 0, move, seat.keyboard_version)
+        latencies.append(time.perf_counter() - start)
+
+
+async def run(url: str, games: int, moves_per_game: int, stored: int) -> dict[str, object]:
+    engine = make_engine(url, pool_size=min(max(games, 5), 40))
+    service = GameService(make_sessionmaker(engine))
+    if stored:
+        from tests.persistence.test_indexes import fill  # noqa: PLC0415 - a test helper, reused
+
+        await fill(make_sessionmaker(engine))
+    ids = [await new_game(service, -1_000_000 - i) for i in range(games)]
+    latencies: list[float] = []
+    start = time.perf_counter()
+    await asyncio.gather(*(play_game(service, g, latencies, moves_per_game) for g in ids))
+    elapsed = time.perf_counter() - start
+    await engine.dispose()
+    latencies.sort()
+    return {
+        "database": url.split("+")[0],
+        "concurrent_games": games,
+        "stored_games": stored,
+        "moves": len(latencies),
+        "moves_per_s": round(len(latencies) / elapsed, 1),
+        "p50_ms": round(statistics.median(latencies) * 1000, 2),
+        "p99_ms": round(latencies[int(len(latencies) * 0.99) - 1] * 1000, 2),
+    }
+
+
+def databases() -> list[str]:
+    urls = [f"sqlite+aiosqlite:///{tempfile.mkdtemp()}/bench.db"]
+    try:
+        import asyncpg  # noqa: PLC0415
+
+        asyncio.run(asyncio.wait_for(asyncpg.connect(PG_URL.replace("+asyncpg", "")), 3))
+        urls.append(PG_URL)
+    except Exception as exc:
+        print(f"(PostgreSQL not reachable: {exc!r})", file=sys.stderr)
+    return urls
+
+
+def fresh(url: str) -> str:
+    """A new, migrated database for one measurement."""
+    if url.startswith("sqlite"):
+        url = f"sqlite+aiosqlite:///{tempfile.mkdtemp()}/bench.db"
+    else:
+        asyncio.run(_reset_pg(url))
+    upgrade(url)
+    return url
+
+
+async def _reset_pg(url: str) -> None:
+    from sqlalchemy import text  # noqa: PLC0415
+
+    engine = make_engine(url)
+    async with engine.begin() as conn:
+        await conn.execute(text("DROP TABLE IF EXISTS outbox, move, seat, game, player, chat, alembic_version CASCADE"))
+    await engine.dispose()
+
+
+def profile(url: str) -> None:
+    profiler = cProfile.Profile()
+    profiler.enable()
+    asyncio.run(run(fresh(url), 1, 150, 0))
+    profiler.disable()
+    stats = pstats.Stats(profiler).sort_stats("cumulative")
+    stats.print_stats(25)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--games", type=int, nargs="+", default=[1, 100])
+    parser.add_argument("--moves", type=int, default=60, help="moves per game at most")
+    parser.add_argument("--stored", type=int, nargs="+", default=[0], help="finished games stored beforehand")
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+    urls = databases()
+    if args.profile:
+        profile(urls[0])
+        return
+    for url in urls:
+        for stored in args.stored:
+            for games in args.games:
+                row = asyncio.run(run(fresh(url), games, args.moves, stored))
+                print(json.dumps(row) if args.json else "  ".join(f"{k}={v}" for k, v in row.items()), flush=True)
+
+
+if __name__ == "__main__":
+    main()
