@@ -345,6 +345,10 @@ class NeighborState:
         state.moves_applied = int(data["moves_applied"])
         if len(state.lives) != state.seats or len(state.cards) != state.seats:
             raise SchemaError("seat lists do not match the number of seats")
+        if sorted([c for c in state.cards if c is not None] + state.deck) != list(range(52)):
+            raise SchemaError("every card must be in exactly one place")
+        if not 0 <= state.dealer < state.seats or not -1 <= state.turn < state.seats or min(state.lives) < 0:
+            raise SchemaError("dealer, turn or lives out of range")
         return state
 
     def __eq__(self, other: object) -> bool:

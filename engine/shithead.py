@@ -93,6 +93,7 @@ _GAMBLE = StockGamble()
 _READY = Ready()
 _SWAPS = {(h, f): Swap(h, f) for h in range(2, 15) for f in range(2, 15) if h != f}
 _BIT = tuple(1 << r for r in range(RANK_SLOTS))
+_LEGAL_TOPS = frozenset({0, *range(2, RANK_SLOTS)})  # a rank, or 0 for none
 _CLEAR = tuple(~(1 << r) for r in range(RANK_SLOTS))
 _SWAP_MOVES: dict[int, tuple[Move, ...]] = {}  # swap-phase moves by (hand mask, face-up mask)
 # _RANKS_IN[mask >> 2]: the ranks whose bits are set, ascending.
@@ -842,6 +843,15 @@ class ShitheadState:
         state.moves_applied = int(data["moves_applied"])
         if len(state.face_up) != seats or len(state.face_down) != seats or len(data["hands"]) != seats:
             raise SchemaError("seat lists do not match the number of seats")
+        placed = [c for fd in state.face_down for c in fd if c is not None] + state.stock + state.pile
+        placed += [c for s in range(seats) for c in state.hand_of(s)] + state.discard
+        placed += [c for up in state.face_up for c in up]
+        if sorted(placed) != list(range(52 * state.rules.decks)) or len(state.active) != seats:
+            raise SchemaError("every card must be in exactly one place")
+        if not -1 <= state.turn < seats or state.direction not in (1, -1):
+            raise SchemaError(f"turn {state.turn} or direction {state.direction} out of range")
+        if state.top not in _LEGAL_TOPS or state.required not in _LEGAL_TOPS:
+            raise SchemaError("top or required rank out of range")
         return state
 
     def __eq__(self, other: object) -> bool:
