@@ -166,6 +166,7 @@ class Seat(SQLModel, table=True):
     timeouts_in_row: int = Field(default=0)
     keyboard_version: int = Field(default=0, description="game version of this seat's live buttons")
     private_message_id: int | None = Field(default=None, sa_type=BigInteger)
+    message_version: int = Field(default=0, description="keyboard version shown in the private message")
     reminder_message_id: int | None = Field(default=None, sa_type=BigInteger)
 
 
@@ -198,5 +199,6 @@ class Outbox(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     delivered_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     claimed_until: datetime | None = Field(default=None, sa_type=UTCDateTime, description="a worker is sending it")
+    not_before: datetime | None = Field(default=None, sa_type=UTCDateTime, description="deferred until then")
     attempts: int = Field(default=0)
     last_error: str | None = Field(default=None, max_length=500)

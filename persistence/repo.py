@@ -82,6 +82,25 @@ async def get_game_and_chat(*, session: AsyncSession, game_id: int, lock: bool =
     return None if row is None else (row[0], row[1])
 
 
+async def set_game_messages(*, session: AsyncSession, game_id: int, **message_ids: int | None) -> None:
+    """Remember the lobby/table message ids (no version bump: buttons stay valid)."""
+    allowed = {"lobby_message_id", "table_message_id"}
+    if not set(message_ids) <= allowed:
+        raise ValueError(f"not a message id column: {set(message_ids) - allowed}")
+    await session.execute(update(Game).where(col(Game.id) == game_id).values(**message_ids))
+
+
+async def set_seat_message(
+    *, session: AsyncSession, game_id: int, number: int, message_id: int | None, version: int | None = None
+) -> None:
+    """Remember a seat's private message (and the keyboard version it shows)."""
+    values: dict[str, Any] = {"private_message_id": message_id}
+    if version is not None:
+        values["message_version"] = version
+    query = update(Seat).where(col(Seat.game_id) == game_id, col(Seat.number) == number).values(**values)
+    await session.execute(query)
+
+
 async def open_game_in_chat(*, session: AsyncSession, chat_id: int) -> Game | None:
     """The chat's game that is not over yet (there is at most one)."""
     query = select(Game).where(col(Game.chat_id) == chat_id, col(Game.status).in_(OPEN_STATUSES))
@@ -232,6 +251,7 @@ async def claim_outbox(
         select(Outbox)
         .where(col(Outbox.delivered_at).is_(None))
         .where(or_(col(Outbox.claimed_until).is_(None), col(Outbox.claimed_until) <= now))
+        .where(or_(col(Outbox.not_before).is_(None), col(Outbox.not_before) <= now))
         .where(~busy)
         .order_by(col(Outbox.id))
         .limit(limit)
@@ -249,6 +269,27 @@ async def claim_outbox(
 async def mark_delivered(*, session: AsyncSession, ids: Sequence[int], now: datetime) -> None:
     if ids:
         await session.execute(update(Outbox).where(col(Outbox.id).in_(ids)).values(delivered_at=now, last_error=None))
+
+
+async def defer_outbox(*, session: AsyncSession, ids: Sequence[int], until: datetime) -> None:
+    """Put notices off until ``until`` without counting it as a failure (e.g. a throttled table edit)."""
+    if ids:
+        query = update(Outbox).where(col(Outbox.id).in_(ids)).values(not_before=until, claimed_until=None)
+        await session.execute(query)
+
+
+async def supersede_outbox(
+    *, session: AsyncSession, game_id: int, kinds: Sequence[str], before_id: int, now: datetime
+) -> None:
+    """Older pending notices of kinds rendered from the current state (table, lobby) need no sending
+    once a newer one went out."""
+    query = (
+        update(Outbox)
+        .where(col(Outbox.game_id) == game_id, col(Outbox.kind).in_(kinds), col(Outbox.id) < before_id)
+        .where(col(Outbox.delivered_at).is_(None))
+        .values(delivered_at=now)
+    )
+    await session.execute(query)
 
 
 async def release_outbox(*, session: AsyncSession, ids: Sequence[int], error: str, retry_at: datetime) -> None:

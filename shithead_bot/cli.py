@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from engine import GAME_KINDS, PRESETS, AnyRules, EngineError, NeighborRules, preset
 from engine.ai import LEVELS
 from engine.rules import DEFAULT_PRESET
+from shithead_bot.settings import Settings
 
 
 def build_rules(game: str, preset_name: str | None, rules: Sequence[str]) -> AnyRules:
@@ -36,10 +37,29 @@ def _play_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--name", default="Player", help="your name at the table")
 
 
+def _run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("run", help="run the Telegram bot (polling, or a webhook with --webhook-url)")
+    p.add_argument("--token", help="bot token (default: $TELEGRAM_BOT_TOKEN)")
+    p.add_argument("--api-url", help="Bot API base URL (default: $TELEGRAM_API_URL or Telegram's)")
+    p.add_argument("--database-url", help="default: $DATABASE_URL or sqlite+aiosqlite:///shithead.db")
+    p.add_argument("--webhook-url", help="public URL Telegram posts updates to; polling if not given")
+    p.add_argument("--listen", help="webhook mode: address to listen on (default 0.0.0.0)")
+    p.add_argument("--port", type=int, help="webhook mode: port to listen on (default 8443)")
+    p.add_argument("--secret-token", help="webhook mode: the X-Telegram-Bot-Api-Secret-Token to require")
+    p.add_argument("--no-migrate", action="store_true", help="refuse to start on an out-of-date schema")
+
+
+def _migrate_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("migrate", help="bring the database schema up to date")
+    p.add_argument("--database-url", help="default: $DATABASE_URL or sqlite+aiosqlite:///shithead.db")
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="shithead-bot", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
     _play_parser(sub)
+    _run_parser(sub)
+    _migrate_parser(sub)
     return p
 
 
@@ -53,11 +73,39 @@ def _play(args: argparse.Namespace) -> int:
     return play(args.game, rules, args.seats, seed, args.level, args.auto, args.name)
 
 
+def _settings(args: argparse.Namespace) -> Settings:
+    overrides = {
+        "telegram_bot_token": getattr(args, "token", None),
+        "telegram_api_url": getattr(args, "api_url", None),
+        "database_url": getattr(args, "database_url", None),
+        "webhook_url": getattr(args, "webhook_url", None),
+        "listen": getattr(args, "listen", None),
+        "port": getattr(args, "port", None),
+        "secret_token": getattr(args, "secret_token", None),
+    }
+    return Settings(**{k: v for k, v in overrides.items() if v is not None})
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    from persistence.migrate import current_revision, upgrade
+
+    settings = _settings(args)
+    upgrade(settings.database_url)
+    print(f"database at revision {current_revision(settings.database_url)}")
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    from shithead_bot.runner import run
+
+    return run(_settings(args), migrate=not args.no_migrate)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    commands = {"play": _play, "run": _run, "migrate": _migrate}
     try:
-        if args.command == "play":
-            return _play(args)
+        return commands[args.command](args)
     except EngineError as exc:
         print(f"shithead-bot: {exc}", file=sys.stderr)
         return 2
@@ -66,7 +114,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. piped into `head`
         sys.stderr.close()
         return 0
-    return 0
 
 
 if __name__ == "__main__":

@@ -31,3 +31,7 @@ class Settings(BaseSettings):
     lobby_expiry_days: int = Field(default=7, description="a lobby never started is closed after this")
     paused_expiry_days: int = Field(default=30, description="a game paused this long is closed")
     outbox_lease_seconds: int = Field(default=30, description="how long a worker may hold notices it sends")
+    outbox_sweep_seconds: float = Field(default=1.0, description="how often pending notices are looked for")
+    table_edit_seconds: float = Field(
+        default=3.0, description="edit a group's table at most this often (Telegram allows ~20 posts a minute)"
+    )

@@ -11,6 +11,8 @@ current buttons were made, so players swapping at the same time do not invalidat
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import secrets
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -117,12 +119,23 @@ class GameService:
         self.settings = settings or Settings()
         self.clock = clock
         self.seed_source = seed_source or (lambda: secrets.randbits(62))
+        bind = sessions.kw.get("bind")
+        self._write_lock = asyncio.Lock() if bind is not None and bind.dialect.name == "sqlite" else None
 
     # ----------------------------------------------------------------- transactions
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
-        """One transaction; a lost optimistic-lock race surfaces as StaleVersionError."""
+        """One transaction; a lost optimistic-lock race surfaces as StaleVersionError.
+
+        On SQLite, writers in this process queue on an asyncio lock first (first come, first
+        served) instead of polling SQLite's busy handler; other processes still wait on the file lock.
+        """
+        async with self._write_lock or contextlib.nullcontext(), self._transaction() as session:
+            yield session
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[AsyncSession]:
         try:
             async with self.sessions() as session, session.begin():
                 yield session
@@ -208,6 +221,27 @@ class GameService:
                 setattr(chat, key, value)
             chat.updated_at = self.clock()
             return chat
+
+    async def bot_removed(self, chat_id: int) -> Result | None:
+        """The bot was removed from a group (or may no longer post there): its game is paused."""
+        async with self.transaction() as session:
+            chat = await repo.get_chat(session=session, chat_id=chat_id)
+            if chat is not None:
+                chat.bot_present = False
+            game = await repo.open_game_in_chat(session=session, chat_id=chat_id)
+        if game is None or game.status not in ACTIVE:
+            return None
+        async with self.transaction() as session:
+            ctx = await self._load(session, game.id or 0)
+            if ctx.game.status not in ACTIVE:
+                return None
+            self._pause(ctx)
+            return await self._commit(ctx)
+
+    async def bot_added(self, chat_id: int, kind: str, title: str) -> None:
+        async with self.transaction() as session:
+            chat = await repo.ensure_chat(session=session, chat_id=chat_id, kind=kind, title=title)
+            chat.bot_present = True
 
     async def migrate_chat(self, old_id: int, new_id: int) -> list[int]:
         """A group became a supergroup: its games follow. Returns the ids of its open games."""
@@ -646,6 +680,23 @@ class GameService:
     async def games_of(self, player_id: int, *, open_only: bool = True) -> list[repo.PlayerGame]:
         async with self.sessions() as session:
             return await repo.games_of_player(session=session, player_id=player_id, open_only=open_only)
+
+    async def recent_moves(self, game_id: int, count: int = 30) -> list[MoveRow]:
+        async with self.sessions() as session:
+            return await repo.last_moves(session=session, game_id=game_id, count=count)
+
+    async def record_game_messages(self, game_id: int, **message_ids: int | None) -> None:
+        """Remember the lobby/table message ids the front end keeps editing."""
+        async with self.transaction() as session:
+            await repo.set_game_messages(session=session, game_id=game_id, **message_ids)
+
+    async def record_private_message(
+        self, game_id: int, seat: int, message_id: int | None, version: int | None = None
+    ) -> None:
+        async with self.transaction() as session:
+            await repo.set_seat_message(
+                session=session, game_id=game_id, number=seat, message_id=message_id, version=version
+            )
 
     async def moves(self, game_id: int) -> list[MoveRow]:
         async with self.sessions() as session:

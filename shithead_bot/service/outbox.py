@@ -21,7 +21,9 @@ from shithead_bot.service.notices import Notice
 
 log = logging.getLogger(__name__)
 
-Sender = Callable[[list[Notice]], Awaitable[None]]
+# A sender sends a game's notices in order and may put some off: it returns {notice id: not before}.
+Sender = Callable[[list[Notice]], Awaitable[dict[int, datetime] | None]]
+LATEST_ONLY = ("table", "lobby")  # rendered from the current state: only the newest matters
 
 
 class Outbox:
@@ -55,16 +57,26 @@ class Outbox:
     async def _send(self, sender: Sender, batch: list[Notice]) -> int:
         ids = [n.id for n in batch if n.id is not None]
         try:
-            await sender(batch)
+            deferred = await sender(batch) or {}
         except Exception as exc:  # the sender's failure must not lose the notices
             log.warning("delivery of %d notices for game %s failed: %r", len(ids), batch[0].game_id, exc)
             async with self.sessions() as session, session.begin():
                 retry_at = self.clock() + self.retry_after
                 await repo.release_outbox(session=session, ids=ids, error=repr(exc), retry_at=retry_at)
             return 0
+        done = [i for i in ids if i not in deferred]
         async with self.sessions() as session, session.begin():
-            await repo.mark_delivered(session=session, ids=ids, now=self.clock())
-        return len(ids)
+            now = self.clock()
+            await repo.mark_delivered(session=session, ids=done, now=now)
+            for notice_id, until in deferred.items():
+                await repo.defer_outbox(session=session, ids=[notice_id], until=until)
+            for kind in LATEST_ONLY:
+                sent = [n.id for n in batch if n.kind == kind and n.id is not None and n.id not in deferred]
+                if sent:
+                    await repo.supersede_outbox(
+                        session=session, game_id=batch[0].game_id, kinds=[kind], before_id=max(sent), now=now
+                    )
+        return len(done)
 
     async def pending(self) -> int:
         async with self.sessions() as session:

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-29 12:00:23.430859
+Create Date: 2026-11-29 12:21:22.855078
 """
 
 from collections.abc import Sequence
@@ -129,6 +129,7 @@ def upgrade() -> None:
         sa.Column("created_at", persistence.models.UTCDateTime(timezone=True), nullable=False),
         sa.Column("delivered_at", persistence.models.UTCDateTime(timezone=True), nullable=True),
         sa.Column("claimed_until", persistence.models.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("not_before", persistence.models.UTCDateTime(timezone=True), nullable=True),
         sa.Column("attempts", sa.Integer(), nullable=False),
         sa.Column("last_error", sqlmodel.sql.sqltypes.AutoString(length=500), nullable=True),
         sa.ForeignKeyConstraint(["game_id"], ["game.id"], ondelete="CASCADE"),
@@ -158,6 +159,7 @@ def upgrade() -> None:
         sa.Column("timeouts_in_row", sa.Integer(), nullable=False),
         sa.Column("keyboard_version", sa.Integer(), nullable=False),
         sa.Column("private_message_id", sa.BigInteger(), nullable=True),
+        sa.Column("message_version", sa.Integer(), nullable=False),
         sa.Column("reminder_message_id", sa.BigInteger(), nullable=True),
         sa.ForeignKeyConstraint(["game_id"], ["game.id"], ondelete="CASCADE"),
         sa.ForeignKeyConstraint(

@@ -1,0 +1,139 @@
+"""The Telegram application, built in one visible place: every handler is registered here."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from datetime import timedelta
+
+from sqlalchemy.engine import make_url
+from telegram import BotCommand, Update
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    CallbackQueryHandler,
+    ChatMemberHandler,
+    CommandHandler,
+    ContextTypes,
+    MessageHandler,
+    TypeHandler,
+    filters,
+)
+
+from persistence.db import make_engine, make_sessionmaker
+from shithead_bot.service import GameService, Outbox
+from shithead_bot.settings import Settings
+from shithead_bot.telegram.callback_data import Codec
+from shithead_bot.telegram.context import KEY, BotContext
+from shithead_bot.telegram.deliver import Delivery
+from shithead_bot.telegram.handlers import buttons, chats, commands
+
+log = logging.getLogger("shithead_bot")
+
+
+def build_application(settings: Settings, token: str) -> Application:
+    """The bot: polling or webhook is chosen by the caller (``run_polling``/``run_webhook``)."""
+    api_url = settings.telegram_api_url.rstrip("/")
+    file_url = api_url[: -len("/bot")] + "/file/bot" if api_url.endswith("/bot") else api_url + "/file"
+    app = (
+        Application.builder()
+        .token(token)
+        .base_url(api_url)
+        .base_file_url(file_url)
+        .rate_limiter(AIORateLimiter(max_retries=3))
+        .concurrent_updates(64)
+        .post_init(_post_init)
+        .post_shutdown(_post_shutdown)
+        .build()
+    )
+    app.bot_data["settings"] = settings
+    app.bot_data["token"] = token
+    _register(app)
+    return app
+
+
+def _register(app: Application) -> None:
+    app.add_handler(TypeHandler(Update, log_update), group=-1)
+    app.add_handler(CommandHandler("start", commands.start))
+    app.add_handler(CommandHandler("help", commands.help_command))
+    app.add_handler(CommandHandler("rules", commands.rules_command))
+    app.add_handler(CommandHandler("newgame", commands.newgame))
+    app.add_handler(CommandHandler("hand", commands.hand))
+    app.add_handler(CommandHandler("games", commands.games))
+    app.add_handler(CommandHandler("forfeit", commands.forfeit))
+    app.add_handler(CommandHandler("abort", commands.abort))
+    app.add_handler(CommandHandler("stats", commands.stats))
+    app.add_handler(CallbackQueryHandler(buttons.button))
+    app.add_handler(ChatMemberHandler(chats.my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, chats.migrated))
+    app.add_handler(MessageHandler(filters.COMMAND, unknown_command))
+    app.add_error_handler(on_error)
+
+
+async def _post_init(app: Application) -> None:
+    settings: Settings = app.bot_data["settings"]
+    engine = make_engine(settings.database_url)
+    app.bot_data["engine"] = engine
+    service = GameService(make_sessionmaker(engine), settings)
+    key = hashlib.sha256(b"shithead-callback:" + app.bot_data["token"].encode()).digest()
+    codec = Codec(key)
+    username = app.bot.username
+    outbox = Outbox(service.sessions, lease=timedelta(seconds=settings.outbox_lease_seconds))
+    delivery = Delivery(app.bot, service, codec, username, table_seconds=settings.table_edit_seconds)
+    app.bot_data[KEY] = BotContext(service, outbox, delivery, codec, settings, username)
+    await app.bot.set_my_commands([BotCommand(name, text) for name, text in commands.COMMANDS])
+    assert app.job_queue is not None
+    app.job_queue.run_repeating(sweep_outbox, interval=settings.outbox_sweep_seconds, first=0.2, name="outbox")
+    log.info("started as @%s on %s", username, make_url(settings.database_url).render_as_string(hide_password=True))
+
+
+async def _post_shutdown(app: Application) -> None:
+    engine = app.bot_data.get("engine")
+    if engine is not None:
+        await engine.dispose()
+
+
+async def sweep_outbox(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Deliver whatever is pending: after a restart, after a failure, or another worker's leftovers."""
+    ctx: BotContext = context.bot_data[KEY]
+    sent = await ctx.outbox.deliver(ctx.delivery)
+    if sent:
+        log.info("outbox: delivered %d pending notices", sent)
+
+
+async def log_update(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """One line per update at INFO — ids and kinds only: never a card, a text or button data."""
+    user, chat = update.effective_user, update.effective_chat
+    query, message = update.callback_query, update.message
+    if query is not None:
+        action, _, rest = (query.data or "?").partition(":")
+        kind = f"button {action} game {rest.partition(':')[0]}"
+    elif message is not None and message.text and message.text.startswith("/"):
+        kind = "command " + message.text.split()[0].split("@")[0]
+    else:
+        kind = "message" if message is not None else "update"
+    log.info(
+        "update %s: %s from user %s in chat %s",
+        update.update_id,
+        kind,
+        user.id if user else "-",
+        chat.id if chat else "-",
+    )
+
+
+async def unknown_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """An unknown /command in a private chat gets the help; in a group it is ignored."""
+    chat = update.effective_chat
+    if chat is not None and chat.type == "private":
+        await commands.help_command(update, context)
+
+
+async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The one error handler: log it with the update's id (not its content)."""
+    update_id = update.update_id if isinstance(update, Update) else "-"
+    log.error("update %s failed: %r", update_id, context.error, exc_info=context.error)
+    if isinstance(update, Update) and update.callback_query is not None:
+        try:
+            await update.callback_query.answer("Something went wrong; please try again.")
+        except Exception:  # the press may already be answered or too old
+            log.debug("could not answer the failed press")

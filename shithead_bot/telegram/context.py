@@ -1,0 +1,79 @@
+"""What every handler needs, built once per process and kept in ``application.bot_data``."""
+
+from __future__ import annotations
+
+import asyncio
+import gettext
+import logging
+from dataclasses import dataclass, field
+
+from telegram import Chat, Update, User
+from telegram.constants import ChatMemberStatus, ChatType
+from telegram.ext import ContextTypes
+
+from shithead_bot.i18n import pick_language, translations
+from shithead_bot.service import GameService, Outbox, UserInfo
+from shithead_bot.settings import Settings
+from shithead_bot.telegram.callback_data import Codec
+from shithead_bot.telegram.deliver import Delivery
+
+log = logging.getLogger(__name__)
+KEY = "shithead"
+
+
+@dataclass
+class BotContext:
+    service: GameService
+    outbox: Outbox
+    delivery: Delivery
+    codec: Codec
+    settings: Settings
+    bot_username: str
+    locks: dict[int, asyncio.Lock] = field(default_factory=dict)
+
+    async def deliver(self, game_id: int | None) -> int:
+        """Send a game's pending notices now (one sender per game in this process)."""
+        if game_id is None:
+            return 0
+        lock = self.locks.setdefault(game_id, asyncio.Lock())
+        total = 0
+        async with lock:
+            for _ in range(20):
+                sent = await self.outbox.deliver(self.delivery, game_id=game_id)
+                total += sent
+                if not sent:
+                    break
+        if not lock.locked():
+            self.locks.pop(game_id, None)
+        return total
+
+
+def bot_context(context: ContextTypes.DEFAULT_TYPE) -> BotContext:
+    ctx: BotContext = context.bot_data[KEY]
+    return ctx
+
+
+def user_info(user: User) -> UserInfo:
+    return UserInfo(user.id, user.first_name or user.username or str(user.id), user.username, user.language_code)
+
+
+def is_private(chat: Chat | None) -> bool:
+    return chat is not None and chat.type == ChatType.PRIVATE
+
+
+def texts(update: Update) -> gettext.NullTranslations:
+    """The gettext translations for whoever sent this update."""
+    user = update.effective_user
+    return translations(pick_language(user.language_code if user else None))
+
+
+async def is_chat_admin(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:
+    """Creator or administrator of a group (the owner of a private chat counts too)."""
+    if chat_id == user_id:
+        return True
+    try:
+        member = await context.bot.get_chat_member(chat_id, user_id)
+    except Exception as exc:  # a Bot API failure means "not known to be an admin"
+        log.info("getChatMember %s/%s failed: %r", chat_id, user_id, exc)
+        return False
+    return member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)

@@ -1,0 +1,221 @@
+"""Inline buttons: decode, check, delegate to the service, answer the press, then deliver."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.constants import ParseMode
+from telegram.error import BadRequest
+from telegram.ext import ContextTypes
+
+from engine import parse_rank
+from shithead_bot.i18n import pick_language
+from shithead_bot.service import NeedsPrivateChatError, NotAPlayerError, ServiceError, StaleVersionError
+from shithead_bot.telegram.callback_data import Action, BadCallbackError, Button
+from shithead_bot.telegram.context import BotContext, bot_context, is_chat_admin, texts, user_info
+from shithead_bot.telegram.render import Renderer
+from shithead_bot.telegram.replies import refusal
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Done:
+    """What a button did: the toast to show, and the game whose notices to deliver."""
+
+    toast: str | None = None
+    game_id: int | None = None
+
+
+Action_ = Callable[[Update, ContextTypes.DEFAULT_TYPE, BotContext, Button], Awaitable[Done]]
+
+
+async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Every inline button press."""
+    query = update.callback_query
+    assert query is not None
+    ctx = bot_context(context)
+    t = texts(update)
+    try:
+        pressed = ctx.codec.decode(query.data)
+        handler = ACTIONS.get(pressed.action)
+        if handler is None:
+            raise BadCallbackError(f"no handler for {pressed.action}")
+        done = await handler(update, context, ctx, pressed)
+    except BadCallbackError as exc:
+        log.warning("refused a press by user %s: %s", query.from_user.id, exc)
+        await query.answer(refusal(exc, t))
+        return
+    except NeedsPrivateChatError as exc:
+        link = f"https://t.me/{ctx.bot_username}?start={ctx.codec.deep_link_payload('join', exc.game_id or 0)}"
+        await query.answer(url=link)
+        return
+    except ServiceError as exc:
+        log.info("refused a press by user %s: %s (%s)", query.from_user.id, type(exc).__name__, exc)
+        await query.answer(refusal(exc, t))
+        return
+    await query.answer(done.toast)
+    await ctx.deliver(done.game_id)
+
+
+# ------------------------------------------------------------------------- the lobby
+
+
+async def join(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
+    assert update.effective_user is not None
+    await ctx.service.join(b.game_id, user_info(update.effective_user))
+    return Done(texts(update).gettext("You are in! Your cards will come here in private."), b.game_id)
+
+
+async def leave(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
+    assert update.effective_user is not None
+    await ctx.service.leave(b.game_id, update.effective_user.id)
+    return Done(None, b.game_id)
+
+
+async def add_computer(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
+    assert update.effective_user is not None
+    await ctx.service.add_computer(b.game_id, update.effective_user.id, b.argument or "heuristic")
+    return Done(None, b.game_id)
+
+
+async def remove_computer(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
+    assert update.effective_user is not None
+    await ctx.service.remove_computer(b.game_id, update.effective_user.id)
+    return Done(None, b.game_id)
+
+
+async def start(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
+    assert update.effective_user is not None
+    await ctx.service.start(b.game_id, update.effective_user.id)
+    return Done(texts(update).gettext("Dealt! Check your private chat with me."), b.game_id)
+
+
+async def rematch(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
+    assert update.effective_user is not None
+    result = await ctx.service.rematch(b.game_id, update.effective_user.id)
+    return Done(None, result.game_id)
+
+
+# ------------------------------------------------------------------------- playing
+
+
+async def move(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
+    assert update.effective_user is not None
+    await ctx.service.play(b.game_id, update.effective_user.id, b.argument, b.version)
+    return Done(None, b.game_id)
+
+
+async def pick(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
+    """Swap phase: a hand card was tapped; show the face-up cards it can swap with (no game change)."""
+    assert update.effective_user is not None
+    assert update.callback_query is not None
+    game = await ctx.service.game_view(b.game_id)
+    seat = game.seat_of(update.effective_user.id)
+    if seat is None:
+        raise NotAPlayerError("not a player")
+    if seat.keyboard_version != b.version or game.game.status != "swapping":
+        raise StaleVersionError("an old swap keyboard")
+    picked = parse_rank(b.argument) if b.argument else None
+    render = Renderer(game, ctx.codec, texts_language(update), ctx.bot_username)
+    rendered = render.swap(seat, picked)
+    try:
+        await update.callback_query.edit_message_text(
+            rendered.text, parse_mode=ParseMode.HTML, reply_markup=rendered.markup
+        )
+    except BadRequest as exc:
+        if "not modified" not in str(exc).lower():
+            raise
+    return Done()
+
+
+def texts_language(update: Update) -> str:
+    user = update.effective_user
+    return pick_language(user.language_code if user else None)
+
+
+async def hand(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
+    """Send my private message for this game again."""
+    assert update.effective_user is not None
+    game = await ctx.service.game_view(b.game_id)
+    seat = game.seat_of(update.effective_user.id)
+    if seat is None:
+        raise NotAPlayerError("not a player")
+    await ctx.delivery.send_hand(game, seat)
+    return Done(texts(update).gettext("Sent to our private chat."))
+
+
+async def forfeit(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
+    """``ask`` shows the confirmation; ``yes.<user>`` forfeits that user (only they may press it)."""
+    assert update.effective_user is not None
+    assert update.callback_query is not None
+    _ = texts(update).gettext
+    user_id = update.effective_user.id
+    answer, _sep, owner = b.argument.partition(".")
+    if owner and int(owner) != user_id:
+        raise NotAPlayerError("someone else's confirmation")
+    if answer == "yes":
+        await ctx.service.forfeit(b.game_id, user_id)
+        await _close_confirmation(update, _("You left game #{id}.").format(id=b.game_id))
+        return Done(None, b.game_id)
+    await _close_confirmation(update, _("You stay in the game."))
+    return Done()
+
+
+async def abort(update: Update, context: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
+    assert update.effective_user is not None
+    assert update.callback_query is not None
+    _ = texts(update).gettext
+    user_id = update.effective_user.id
+    answer, _sep, owner = b.argument.partition(".")
+    if owner and int(owner) != user_id:
+        raise NotAPlayerError("someone else's confirmation")
+    if answer != "yes":
+        await _close_confirmation(update, _("The game goes on."))
+        return Done()
+    game = await ctx.service.game_view(b.game_id)
+    admin = await is_chat_admin(context, game.chat.id, user_id)
+    await ctx.service.abort(b.game_id, user_id, is_admin=admin)
+    await _close_confirmation(update, _("Game #{id} aborted.").format(id=b.game_id))
+    return Done(None, b.game_id)
+
+
+async def _close_confirmation(update: Update, text: str) -> None:
+    query = update.callback_query
+    assert query is not None
+    try:
+        await query.edit_message_text(text)
+    except BadRequest as exc:
+        log.debug("confirmation not edited: %s", exc)
+
+
+def confirmation(
+    ctx: BotContext, action: Action, game_id: int, user_id: int, yes: str, no: str
+) -> InlineKeyboardMarkup:
+    encode = ctx.codec.encode
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(yes, callback_data=encode(Button(action, game_id, 0, f"yes.{user_id}"))),
+                InlineKeyboardButton(no, callback_data=encode(Button(action, game_id, 0, f"no.{user_id}"))),
+            ]
+        ]
+    )
+
+
+ACTIONS: dict[Action, Action_] = {
+    Action.JOIN: join,
+    Action.LEAVE: leave,
+    Action.ADD_COMPUTER: add_computer,
+    Action.REMOVE_COMPUTER: remove_computer,
+    Action.START: start,
+    Action.REMATCH: rematch,
+    Action.MOVE: move,
+    Action.PICK: pick,
+    Action.HAND: hand,
+    Action.FORFEIT: forfeit,
+    Action.ABORT: abort,
+}

@@ -1,0 +1,42 @@
+"""Chat events: the bot added to or removed from a group, blocked or unblocked, a group migrated."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Update
+from telegram.constants import ChatMemberStatus
+from telegram.ext import ContextTypes
+
+from shithead_bot.telegram.context import bot_context, is_private
+
+log = logging.getLogger(__name__)
+GONE = (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
+
+
+async def my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The bot's own membership changed: a private chat blocked/unblocked, a group joined/left."""
+    change = update.my_chat_member
+    if change is None:
+        return
+    ctx = bot_context(context)
+    chat, status = change.chat, change.new_chat_member.status
+    if is_private(chat):
+        await ctx.service.set_can_message(chat.id, status not in GONE)
+        return
+    if status in GONE:
+        result = await ctx.service.bot_removed(chat.id)
+        log.info("removed from chat %s; game %s paused", chat.id, result.game_id if result else None)
+        return
+    await ctx.service.bot_added(chat.id, chat.type, chat.title or "")
+
+
+async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A group became a supergroup: its games follow the new chat id."""
+    message = update.effective_message
+    if message is None or message.migrate_to_chat_id is None:
+        return
+    ctx = bot_context(context)
+    games = await ctx.service.migrate_chat(message.chat_id, message.migrate_to_chat_id)
+    for game_id in games:
+        await ctx.deliver(game_id)

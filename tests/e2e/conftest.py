@@ -1,0 +1,47 @@
+"""Fixtures: a fake Telegram with four users and a group, and the real bot process talking to it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.harness import GROUP, BotProcess, Player
+from tests.fakebot import FakeTelegram
+
+USERS = [(1001, "Alice"), (1002, "Bob"), (1003, "Cleo"), (1004, "Dan")]
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram() as server:
+        for user_id, name in USERS:
+            server.add_user(user_id, name, username=name.lower())
+        server.add_group(GROUP, "Friends", [u for u, _ in USERS], admins=[1001])
+        yield server
+
+
+@pytest.fixture
+def database_url(tmp_path: Path) -> str:
+    return f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
+
+
+@pytest.fixture
+async def bot(fake: FakeTelegram, database_url: str) -> AsyncIterator[BotProcess]:
+    process = BotProcess(fake, database_url)
+    await process.start()
+    yield process
+    await process.stop()
+
+
+@pytest.fixture
+def players(fake: FakeTelegram) -> list[Player]:
+    return [Player(fake, user_id, name) for user_id, name in USERS]
+
+
+async def start_all(fake: FakeTelegram, players: list[Player]) -> None:
+    """Everyone opens a private chat with the bot, and the bot has answered each /start."""
+    for player in players:
+        fake.start_bot(player.user_id)
+    await fake.wait_for(lambda: all(len(p.private()) >= 2 for p in players), timeout=15)

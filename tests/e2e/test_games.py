@@ -1,0 +1,82 @@
+"""Whole games through the real bot process and the fake Telegram, users pressing only what they see."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.e2e.conftest import start_all
+from tests.e2e.harness import GROUP, BotProcess, Player, find, play_until_over, start_game, table_message
+from tests.e2e.privacy import leaks, leaks_in_logs, secret_cards
+from tests.fakebot import FakeTelegram
+
+pytestmark = pytest.mark.slow
+
+
+async def finish_and_audit(fake: FakeTelegram, bot: BotProcess, players: list[Player], game_id: int) -> str:
+    """Play to the end; check the ranking is shown, the table is final, and nothing leaked."""
+    await play_until_over(fake, players)
+    over = find(fake, GROUP, players[0].user_id, "Game over")
+    assert over is not None
+    assert over.button("🔁 Rematch") is not None
+    await fake.wait_for(lambda: not table_message(fake, GROUP, players[0].user_id).keyboard, timeout=15)
+    secrets = await secret_cards(bot.database_url, game_id)
+    owner_chat = {seat: p.user_id for seat, p in enumerate(players)}
+    texts = [(m.chat_id, m.text) for chat in [GROUP, *(p.user_id for p in players)] for m in fake.history(chat)]
+    assert leaks(texts, secrets, owner_chat) == []
+    assert leaks_in_logs(bot.log_text, secrets) == []
+    return over.text
+
+
+@pytest.mark.parametrize("preset", ["smelly", "classic", "free", "standard"])
+async def test_three_players_from_newgame_to_ranking(
+    fake: FakeTelegram, bot: BotProcess, players: list[Player], preset: str
+) -> None:
+    trio = players[:3]
+    await start_all(fake, trio)
+    game_id = await start_game(fake, trio, args=preset)
+    table = table_message(fake, GROUP, trio[0].user_id)
+    assert "Swap phase" in table.text
+    text = await finish_and_audit(fake, bot, trio, game_id)
+    assert text.count("\n") >= 4  # title, three places, the loser
+    title = "ShitSmelly Head" if preset == "smelly" else "Shithead"
+    assert f"is the {title}!" in text
+
+
+async def test_one_human_and_two_computers(fake: FakeTelegram, bot: BotProcess, players: list[Player]) -> None:
+    alice = players[:1]
+    await start_all(fake, alice)
+    game_id = await start_game(fake, alice, computers=2)
+    text = await finish_and_audit(fake, bot, alice, game_id)
+    assert "🤖" in text
+
+
+async def test_neighbor_to_the_end(fake: FakeTelegram, bot: BotProcess, players: list[Player]) -> None:
+    await start_all(fake, players)
+    game_id = await start_game(fake, players, args="neighbor")
+    text = await finish_and_audit(fake, bot, players, game_id)
+    assert "won!" in text
+
+
+async def test_private_game_against_computers(fake: FakeTelegram, bot: BotProcess, players: list[Player]) -> None:
+    alice = players[0]
+    await start_all(fake, [alice])
+    await alice.command("/newgame", chat_id=alice.user_id)
+    await fake.wait_for(lambda: alice.live_message() is not None, timeout=15)
+    me = Player(fake, alice.user_id, alice.name, group=alice.user_id)
+    await play_until_over(fake, [me])
+    assert find(fake, alice.user_id, alice.user_id, "Game over") is not None
+
+
+async def test_api_calls_per_move_stay_low(fake: FakeTelegram, bot: BotProcess, players: list[Player]) -> None:
+    duo = players[:2]
+    await start_all(fake, duo)
+    await start_game(fake, duo)
+    fake.reset_calls()
+    presses = await play_until_over(fake, duo)
+    await asyncio.sleep(0.5)
+    counts = fake.call_counts()
+    api_calls = sum(n for method, n in counts.items() if method not in ("getUpdates", "getMe"))
+    assert counts["answerCallbackQuery"] == presses
+    assert api_calls / presses <= 4.0, counts
