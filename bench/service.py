@@ -26,10 +26,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.ai import make_player  # noqa: E402
-from persistence.db import make_engine, make_sessionmaker  # noqa: E402
-from persistence.migrate import upgrade  # noqa: E402
-from shithead_bot.service import GameService, UserInfo  # noqa: E402
+from engine.ai import make_player
+from persistence.db import make_engine, make_sessionmaker
+from persistence.migrate import upgrade
+from shithead_bot.service import GameService, UserInfo
 
 PG_URL = os.environ.get("BENCH_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
 
@@ -61,7 +61,7 @@ async def run(url: str, games: int, moves_per_game: int, stored: int) -> dict[st
     engine = make_engine(url, pool_size=min(max(games, 5), 40))
     service = GameService(make_sessionmaker(engine))
     if stored:
-        from tests.persistence.test_indexes import fill  # noqa: PLC0415 - a test helper, reused
+        from tests.persistence.test_indexes import fill
 
         await fill(make_sessionmaker(engine))
     ids = [await new_game(service, -1_000_000 - i) for i in range(games)]
@@ -85,7 +85,7 @@ async def run(url: str, games: int, moves_per_game: int, stored: int) -> dict[st
 def databases() -> list[str]:
     urls = [f"sqlite+aiosqlite:///{tempfile.mkdtemp()}/bench.db"]
     try:
-        import asyncpg  # noqa: PLC0415
+        import asyncpg
 
         asyncio.run(asyncio.wait_for(asyncpg.connect(PG_URL.replace("+asyncpg", "")), 3))
         urls.append(PG_URL)
@@ -105,7 +105,7 @@ def fresh(url: str) -> str:
 
 
 async def _reset_pg(url: str) -> None:
-    from sqlalchemy import text  # noqa: PLC0415
+    from sqlalchemy import text
 
     engine = make_engine(url)
     async with engine.begin() as conn:

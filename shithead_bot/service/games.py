@@ -270,16 +270,19 @@ class GameService:
         *,
         kind: str | None = None,
         preset: str | None = None,
+        house_rules: dict[str, str] | None = None,
         chat_kind: str = "group",
         chat_title: str = "",
     ) -> Result:
-        """Open a lobby in a chat (one open game per chat); the creator joins if the bot can reach them."""
+        """Open a lobby in a chat (one open game per chat); the creator joins if the bot can reach them.
+
+        ``kind``/``preset``/``house_rules`` override the chat's settings for this game only."""
         async with self.transaction() as session:
             chat = await repo.ensure_chat(session=session, chat_id=chat_id, kind=chat_kind, title=chat_title)
             existing = await repo.open_game_in_chat(session=session, chat_id=chat_id)
             if existing is not None:
                 raise AlreadyOpenError(existing.id or 0, existing.status)
-            rules = self.rules_for(chat, kind, preset)
+            rules = self.rules_for(chat, kind, preset).with_rules(house_rules or {})
             player = await self._player(session, creator)
             game = await repo.add_game(
                 session=session,

@@ -118,14 +118,14 @@ class Press:
     result: Answer | None = None
 
     async def answer(self, timeout: float = 5) -> Answer | None:  # noqa: ASYNC109 (the brief's API)
-        """The answer (None when the bot answered without text); AssertionError if none came in time."""
+        """The answer (None when the bot answered with neither text nor URL); AssertionError if none came in time."""
         try:
             await asyncio.wait_for(self.answered.wait(), timeout)
         except TimeoutError:
             raise AssertionError(
                 f"callback query {self.query_id} ({self.data!r}) was not answered within {timeout} s"
             ) from None
-        return self.result if self.result and self.result.text else None
+        return self.result if self.result and (self.result.text or self.result.url) else None
 
 
 @dataclass

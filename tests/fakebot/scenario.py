@@ -218,6 +218,16 @@ class Scenario:
             f"message {message_id} in chat {chat_id} has no button with callback_data {callback_data!r}; "
             f"its buttons are {seen.buttons}"
         )
+        return self._callback(user, chat_id, message_id, callback_data)
+
+    async def forge_press(self, user_id: int, chat_id: int, message_id: int, callback_data: str) -> Press:
+        """A modified client sends a callback query with any data for a message it can see."""
+        user = self._user(user_id)
+        self.world.visible_chat(chat_id, user_id)
+        self._seen(chat_id, message_id)
+        return self._callback(user, chat_id, message_id, callback_data)
+
+    def _callback(self, user: User, chat_id: int, message_id: int, callback_data: str) -> Press:
         query_id = str(next(self._query_ids))
         payload = {
             "id": query_id,
@@ -228,7 +238,7 @@ class Scenario:
         }
         update = self.queue.emit("callback_query", payload)
         update_id = None if update is None else int(update["update_id"])
-        press = Press(query_id, user_id, chat_id, message_id, callback_data, update_id)
+        press = Press(query_id, user.id, chat_id, message_id, callback_data, update_id)
         self.presses[query_id] = press
         return press
 

@@ -130,7 +130,7 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             for _ in range(PRIVATE_COMPUTERS):
                 await ctx.service.add_computer(result.game_id, user.id)
             await ctx.service.start(result.game_id, user.id)
-    except (ServiceError, EngineError, ValueError) as exc:
+    except (ServiceError, EngineError) as exc:
         await reply(update, refusal(exc, t) if isinstance(exc, ServiceError) else esc(str(exc)))
         return
     await ctx.deliver(result.game_id)
