@@ -239,7 +239,13 @@ async def insert_outbox(*, session: AsyncSession, rows: list[dict[str, Any]]) ->
 
 
 async def claim_outbox(
-    *, session: AsyncSession, now: datetime, lease: timedelta, limit: int = 200, game_id: int | None = None
+    *,
+    session: AsyncSession,
+    now: datetime,
+    lease: timedelta,
+    limit: int = 200,
+    game_id: int | None = None,
+    older_than: timedelta | None = None,
 ) -> list[Outbox]:
     """Claim undelivered notices for a while (``lease``), game by game in order: a game whose notices
     another worker holds is left alone, so each game's notices go out in order, once."""
@@ -258,6 +264,8 @@ async def claim_outbox(
     )
     if game_id is not None:
         query = query.where(col(Outbox.game_id) == game_id)
+    if older_than is not None:
+        query = query.where(col(Outbox.created_at) <= now - older_than)
     rows = list((await session.execute(query)).scalars())
     for row in rows:
         row.claimed_until = now + lease

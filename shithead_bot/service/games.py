@@ -676,6 +676,12 @@ class GameService:
         async with self.sessions() as session:
             return await self._load(session, game_id, write=False)
 
+    async def game_and_moves(self, game_id: int, count: int = 40) -> tuple[Ctx, list[MoveRow]]:
+        """A read-only snapshot and its newest moves, in one session (for delivering notices)."""
+        async with self.sessions() as session:
+            ctx = await self._load(session, game_id, write=False)
+            return ctx, await repo.last_moves(session=session, game_id=game_id, count=count)
+
     async def open_game(self, chat_id: int) -> Game | None:
         async with self.sessions() as session:
             return await repo.open_game_in_chat(session=session, chat_id=chat_id)

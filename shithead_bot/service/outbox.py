@@ -8,6 +8,7 @@ process dies, the lease runs out and another worker (or the restarted one) takes
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
@@ -40,19 +41,22 @@ class Outbox:
         self.lease = lease
         self.retry_after = retry_after
 
-    async def deliver(self, sender: Sender, *, game_id: int | None = None, limit: int = 200) -> int:
-        """Send what is pending (of one game, or all); returns how many notices were delivered."""
+    async def deliver(
+        self, sender: Sender, *, game_id: int | None = None, limit: int = 200, older_than: timedelta | None = None
+    ) -> int:
+        """Send what is pending (of one game, or all — with ``older_than``, only leftovers that the
+        use case's own delivery did not take); games' batches go out concurrently, each in order.
+        Returns how many notices were delivered."""
         async with self.sessions() as session, session.begin():
             now = self.clock()
-            rows = await repo.claim_outbox(session=session, now=now, lease=self.lease, limit=limit, game_id=game_id)
+            rows = await repo.claim_outbox(
+                session=session, now=now, lease=self.lease, limit=limit, game_id=game_id, older_than=older_than
+            )
             batches = [
                 [Notice.from_row(r.kind, r.game_id or 0, r.payload, r.id) for r in group]
                 for _, group in groupby(rows, key=lambda r: r.game_id)
             ]
-        delivered = 0
-        for batch in batches:
-            delivered += await self._send(sender, batch)
-        return delivered
+        return sum(await asyncio.gather(*(self._send(sender, batch) for batch in batches)))
 
     async def _send(self, sender: Sender, batch: list[Notice]) -> int:
         ids = [n.id for n in batch if n.id is not None]

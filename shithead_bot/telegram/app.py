@@ -29,6 +29,7 @@ from shithead_bot.telegram.deliver import Delivery
 from shithead_bot.telegram.handlers import buttons, chats, commands
 
 log = logging.getLogger("shithead_bot")
+LEFTOVER_AGE = timedelta(seconds=2)  # younger notices are being delivered by the update that made them
 
 
 def build_application(settings: Settings, token: str) -> Application:
@@ -96,7 +97,7 @@ async def _post_shutdown(app: Application) -> None:
 async def sweep_outbox(context: ContextTypes.DEFAULT_TYPE) -> None:
     """Deliver whatever is pending: after a restart, after a failure, or another worker's leftovers."""
     ctx: BotContext = context.bot_data[KEY]
-    sent = await ctx.outbox.deliver(ctx.delivery)
+    sent = await ctx.outbox.deliver(ctx.delivery, older_than=LEFTOVER_AGE)
     if sent:
         log.info("outbox: delivered %d pending notices", sent)
 

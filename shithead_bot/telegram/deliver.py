@@ -56,8 +56,7 @@ class Delivery:
 
     async def __call__(self, batch: list[Notice]) -> dict[int, datetime] | None:
         """Send one game's notices; returns the table notices put off to respect the group's rate."""
-        ctx = await self.service.game_view(batch[0].game_id)
-        moves = await self.service.recent_moves(ctx.game.id or 0, 40)
+        ctx, moves = await self.service.game_and_moves(batch[0].game_id)
         group = Renderer(ctx, self.codec, ctx.chat.language or "en", self.bot_username)
         kinds = {n.kind for n in batch}
         await self._private(ctx, batch, moves)

@@ -185,9 +185,7 @@ def test_a_move_after_the_end_is_game_over() -> None:
 # ----------------------------------------------------------------- CardNotOwnedError
 
 
-@pytest.mark.parametrize(
-    "text", ["p:h:Q:2", "p:h:A:1", "p:h:2:1"], ids=["two-queens-holding-one", "ace", "two"]
-)
+@pytest.mark.parametrize("text", ["p:h:Q:2", "p:h:A:1", "p:h:2:1"], ids=["two-queens-holding-one", "ace", "two"])
 def test_a_card_the_seat_does_not_hold_is_not_owned(text: str) -> None:
     refused(playing(), 0, text, CardNotOwnedError)
 

@@ -438,9 +438,7 @@ def test_presets_match_the_table_of_rules_md() -> None:
         "may_pickup_anytime",
         "stock_gamble",
     )
-    table = {
-        n: tuple(getattr(preset(n), t) for t in toggles) for n in ("smelly", "classic", "free", "standard")
-    }
+    table = {n: tuple(getattr(preset(n), t) for t in toggles) for n in ("smelly", "classic", "free", "standard")}
     assert table == {
         "smelly": (True, True, True, False, False),
         "classic": (False, False, False, False, False),
@@ -700,9 +698,7 @@ def test_forfeit_takes_the_worst_free_place_first_to_forfeit_is_last() -> None:
 
 
 def test_forfeit_cards_leave_the_game() -> None:
-    state = position(
-        STANDARD, hands=[["4"], ["5", "9"], ["6"]], face_up=[[], ["K"], []], face_down=[[], ["A"], []]
-    )
+    state = position(STANDARD, hands=[["4"], ["5", "9"], ["6"]], face_up=[[], ["K"], []], face_down=[[], ["A"], []])
     state.apply(1, "f")
     assert state.hand_of(1) == []
     assert state.face_up[1] == []

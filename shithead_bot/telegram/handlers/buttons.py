@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -57,8 +58,12 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.info("refused a press by user %s: %s (%s)", query.from_user.id, type(exc).__name__, exc)
         await query.answer(refusal(exc, t))
         return
-    await query.answer(done.toast)
-    await ctx.deliver(done.game_id)
+    # The answer goes out first; the next player's message need not wait for Telegram's reply to it.
+    answered = asyncio.create_task(query.answer(done.toast))
+    try:
+        await ctx.deliver(done.game_id)
+    finally:
+        await answered
 
 
 # ------------------------------------------------------------------------- the lobby
