@@ -78,7 +78,9 @@ class Chat(SQLModel, table=True):
     preset: str = Field(default="standard", max_length=32)
     house_rules: dict[str, str] = Field(default_factory=dict, sa_type=JSONType)
     turn_seconds: int | None = Field(default=86400, description="None: no time limit")
-    reminders: list[int] | None = Field(default=None, sa_type=JSONType, description="seconds before deadline")
+    reminders: list[str] | None = Field(
+        default=None, sa_type=JSONType, description='before the deadline: "50%" of the turn time or "1h"; None: default'
+    )
     max_timeouts: int = Field(default=3, description="timeouts in a row before removal; 0 = never")
     deadlines_skip_quiet: bool = Field(default=False)
     language: str | None = Field(default=None, max_length=8, description="overrides players' languages")
@@ -144,6 +146,12 @@ class Game(SQLModel, table=True):
     paused_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     paused_from: str | None = Field(default=None, max_length=16, description="status before the pause")
     last_nudge_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    pause_votes: list[int] = Field(
+        default_factory=list,
+        sa_type=JSONType,
+        sa_column_kwargs={"server_default": text("'[]'")},
+        description="players voting to pause",
+    )
     # Messages the bot keeps editing.
     lobby_message_id: int | None = Field(default=None, sa_type=BigInteger)
     table_message_id: int | None = Field(default=None, sa_type=BigInteger)

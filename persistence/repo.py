@@ -73,11 +73,14 @@ async def get_game(*, session: AsyncSession, game_id: int, lock: bool = False) -
     return (await session.execute(query)).scalar_one_or_none()
 
 
-async def get_game_and_chat(*, session: AsyncSession, game_id: int, lock: bool = False) -> tuple[Game, Chat] | None:
-    """A game and its chat in one query; with ``lock``, the game row is locked (FOR UPDATE OF game)."""
+async def get_game_and_chat(
+    *, session: AsyncSession, game_id: int, lock: bool = False, skip_locked: bool = False
+) -> tuple[Game, Chat] | None:
+    """A game and its chat in one query; with ``lock``, the game row is locked (FOR UPDATE OF game);
+    with ``skip_locked`` too, a row another transaction holds is not waited for: None is returned."""
     query = select(Game, Chat).join(Chat, col(Chat.id) == col(Game.chat_id)).where(col(Game.id) == game_id)
     if lock:
-        query = query.with_for_update(of=Game)
+        query = query.with_for_update(of=Game, skip_locked=skip_locked)
     row = (await session.execute(query)).first()
     return None if row is None else (row[0], row[1])
 
@@ -88,6 +91,11 @@ async def set_game_messages(*, session: AsyncSession, game_id: int, **message_id
     if not set(message_ids) <= allowed:
         raise ValueError(f"not a message id column: {set(message_ids) - allowed}")
     await session.execute(update(Game).where(col(Game.id) == game_id).values(**message_ids))
+
+
+async def set_reminder_message(*, session: AsyncSession, game_id: int, number: int, message_id: int | None) -> None:
+    query = update(Seat).where(col(Seat.game_id) == game_id, col(Seat.number) == number)
+    await session.execute(query.values(reminder_message_id=message_id))
 
 
 async def set_seat_message(
@@ -116,6 +124,19 @@ async def add_game(*, session: AsyncSession, game: Game) -> Game:
 async def seats_of(*, session: AsyncSession, game_id: int) -> list[Seat]:
     query = select(Seat).where(col(Seat.game_id) == game_id).order_by(col(Seat.number))
     return list((await session.execute(query)).scalars())
+
+
+async def seats_and_quiet_hours(
+    *, session: AsyncSession, game_id: int
+) -> list[tuple[Seat, int | None, int | None, str | None]]:
+    """Seats in order, each with its player's quiet hours (start, end, time zone) if any."""
+    query = (
+        select(Seat, col(Player.quiet_start), col(Player.quiet_end), col(Player.timezone))
+        .outerjoin(Player, col(Player.id) == col(Seat.player_id))
+        .where(col(Seat.game_id) == game_id)
+        .order_by(col(Seat.number))
+    )
+    return [(seat, start, end, zone) for seat, start, end, zone in (await session.execute(query)).all()]
 
 
 async def add_seat(*, session: AsyncSession, seat: Seat) -> Seat:
@@ -162,6 +183,21 @@ async def due_games(*, session: AsyncSession, now: datetime, limit: int = 100, s
     if skip_locked:
         query = query.with_for_update(skip_locked=True)
     return list((await session.execute(query)).scalars())
+
+
+async def due_game_versions(
+    *, session: AsyncSession, now: datetime, limit: int = 100, skip_locked: bool = False
+) -> list[tuple[int, int]]:
+    """(id, version) of games whose timer is due, oldest first (see :func:`due_games`)."""
+    query = (
+        select(col(Game.id), col(Game.version))
+        .where(col(Game.due_at).is_not(None), col(Game.due_at) <= now)
+        .order_by(col(Game.due_at))
+        .limit(limit)
+    )
+    if skip_locked:
+        query = query.with_for_update(skip_locked=True)
+    return [(int(i or 0), int(v)) for i, v in (await session.execute(query)).all()]
 
 
 async def next_due_at(*, session: AsyncSession) -> datetime | None:

@@ -94,3 +94,9 @@ class RateLimitedError(ServiceError):
     def __init__(self, message: str, seconds_left: int) -> None:
         super().__init__(message)
         self.seconds_left = seconds_left
+
+
+class QuietHoursError(ServiceError):
+    """The player to remind is in their quiet hours."""
+
+    code = "quiet_hours"

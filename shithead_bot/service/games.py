@@ -42,6 +42,8 @@ from shithead_bot.service.errors import (
     NeedsPrivateChatError,
     NotAllowedError,
     NotAPlayerError,
+    QuietHoursError,
+    RateLimitedError,
     ServiceError,
     StaleVersionError,
     TooFewPlayersError,
@@ -49,6 +51,13 @@ from shithead_bot.service.errors import (
 )
 from shithead_bot.service.notices import Notice, NoticeKind
 from shithead_bot.settings import Settings
+from shithead_bot.timers.policy import (
+    QuietHours,
+    deadline_after,
+    grace,
+    next_reminder,
+    reminder_offsets,
+)
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +101,7 @@ class Ctx:
     moved: list[tuple[int, int]] = field(default_factory=list)  # (seat, seq) of human moves
     events: list[tuple[int, ev.Event]] = field(default_factory=list)  # (seq, event)
     move_rows: list[dict[str, Any]] = field(default_factory=list)  # the move log rows to insert
+    quiet: dict[int, QuietHours] = field(default_factory=dict)  # seat number -> its player's quiet hours
     notices: list[Notice] = field(default_factory=list)
 
     def seat_of(self, player_id: int) -> Seat | None:
@@ -120,7 +130,8 @@ class GameService:
         self.clock = clock
         self.seed_source = seed_source or (lambda: secrets.randbits(62))
         bind = sessions.kw.get("bind")
-        self._write_lock = asyncio.Lock() if bind is not None and bind.dialect.name == "sqlite" else None
+        self.dialect = bind.dialect.name if bind is not None else "sqlite"
+        self._write_lock = asyncio.Lock() if self.dialect == "sqlite" else None
 
     # ----------------------------------------------------------------- transactions
 
@@ -147,19 +158,35 @@ class GameService:
             raise
 
     async def _load(self, session: AsyncSession, game_id: int, *, write: bool = True) -> Ctx:
-        found = await repo.get_game_and_chat(session=session, game_id=game_id, lock=write)
-        if found is None:
+        ctx = await self._read(session, game_id, lock=write)
+        if ctx is None:
             raise GameNotFoundError(f"no game {game_id}")
+        if write:
+            self._bump(ctx)
+        return ctx
+
+    async def _read(self, session: AsyncSession, game_id: int, *, lock: bool, skip_locked: bool = False) -> Ctx | None:
+        found = await repo.get_game_and_chat(session=session, game_id=game_id, lock=lock, skip_locked=skip_locked)
+        if found is None:
+            return None
         game, chat = found
-        seats = await repo.seats_of(session=session, game_id=game_id)
-        ctx = Ctx(session, game, seats, chat, self.clock(), loaded_version=game.version)
+        rows = await repo.seats_and_quiet_hours(session=session, game_id=game_id)
+        ctx = Ctx(session, game, [seat for seat, *_ in rows], chat, self.clock(), loaded_version=game.version)
+        ctx.quiet = {
+            seat.number: QuietHours(start, end, zone or "UTC")
+            for seat, start, end, zone in rows
+            if start is not None and end is not None
+        }
         if game.snapshot is not None:
             ctx.state = load_game(game.snapshot)
             ctx.to_act_before = ctx.state.to_act
-        if write:
-            game.version += 1  # one bump per transaction; the flush checks the old value
-            game.updated_at = ctx.now
         return ctx
+
+    @staticmethod
+    def _bump(ctx: Ctx) -> None:
+        """One version bump per transaction; the flush checks the version loaded."""
+        ctx.game.version = ctx.loaded_version + 1
+        ctx.game.updated_at = ctx.now
 
     def _result(self, ctx: Ctx) -> Result:
         return Result(ctx.game.id or 0, ctx.game.version, ctx.notices, ctx.game.status)
@@ -295,6 +322,7 @@ class GameService:
                 ),
             )
             ctx = Ctx(session, game, [], chat, self.clock())
+            game.due_at = ctx.now + timedelta(days=self.settings.lobby_expiry_days)
             if player.can_message:
                 await self._add_human(ctx, player)
             ctx.notify(NoticeKind.LOBBY)
@@ -537,17 +565,33 @@ class GameService:
         ctx.game.status = status
         ctx.game.finished_at = ctx.now
         ctx.game.deadline_at = ctx.game.due_at = None
+        ctx.game.pause_votes = []
 
     def _restart_clock(self, ctx: Ctx) -> None:
-        """Whoever must act now gets the full turn time (the swap phase has one for everybody)."""
+        """Whoever must act now gets the full turn time (the swap phase has one for everybody);
+        with the chat's "deadlines skip quiet hours", the time in the player's quiet hours is not counted."""
         game = ctx.game
         game.turn_started_at = ctx.now
         game.reminders_sent = 0
-        if game.turn_seconds:
-            game.deadline_at = ctx.now + timedelta(seconds=game.turn_seconds)
-            game.due_at = game.deadline_at
-        else:
+        if not game.turn_seconds:
             game.deadline_at = game.due_at = None
+            return
+        quiet = self._quiet_of_player_to_act(ctx) if ctx.chat.deadlines_skip_quiet else None
+        game.deadline_at = deadline_after(ctx.now, game.turn_seconds, quiet)
+        self._schedule_next(ctx)
+
+    def _quiet_of_player_to_act(self, ctx: Ctx) -> QuietHours | None:
+        to_act = ctx.state.to_act if ctx.state else None
+        return None if to_act is None else ctx.quiet.get(to_act)
+
+    def _schedule_next(self, ctx: Ctx) -> None:
+        """``due_at``: the next reminder of this turn, else its deadline."""
+        game = ctx.game
+        assert game.deadline_at is not None and game.turn_seconds
+        offsets = reminder_offsets(game.turn_seconds, ctx.chat.reminders)
+        quiet = self._quiet_of_player_to_act(ctx)
+        upcoming = next_reminder(game.deadline_at, offsets, game.reminders_sent, quiet, ctx.now)
+        game.due_at = upcoming[0] if upcoming else game.deadline_at
 
     # ----------------------------------------------------------------- the rest of a game's life
 
@@ -562,6 +606,7 @@ class GameService:
     def _pause(self, ctx: Ctx) -> None:
         game = ctx.game
         game.paused_from, game.status, game.paused_at = game.status, GameStatus.PAUSED, ctx.now
+        game.pause_votes = []
         game.deadline_at = None
         game.due_at = ctx.now + timedelta(days=self.settings.paused_expiry_days)
         ctx.notify(NoticeKind.ANNOUNCE, what="paused")
@@ -669,6 +714,163 @@ class GameService:
             self._apply(ctx, number, move, "timeout")
         ctx.notify(NoticeKind.ANNOUNCE, number, what="timed_out", seq=first_seq, moves=[str(m) for m in moves])
 
+    # ----------------------------------------------------------------- idle players: the timers' use cases
+
+    async def due(self, limit: int = 100) -> list[tuple[int, int]]:
+        """Games whose timer is due now, as (id, version) to fire (claimed SKIP LOCKED on PostgreSQL)."""
+        skip = self.dialect == "postgresql"
+        async with self.sessions() as session, session.begin():
+            return await repo.due_game_versions(session=session, now=self.clock(), limit=limit, skip_locked=skip)
+
+    async def next_due_at(self) -> datetime | None:
+        async with self.sessions() as session:
+            return await repo.next_due_at(session=session)
+
+    async def fire_due(self, game_id: int, version: int) -> Result | None:
+        """Whatever is due for this game: a reminder, the action at a deadline, a grace period for a
+        deadline nobody was watching, or closing a stale lobby or pause. ``version`` is what the sweep
+        saw: if the game moved since, the timer lost the race (StaleVersionError). None: nothing due,
+        or another worker holds the game right now."""
+        async with self.transaction() as session:
+            ctx = await self._read(session, game_id, lock=True, skip_locked=self.dialect == "postgresql")
+            if ctx is None:
+                return None
+            if ctx.loaded_version != version:
+                raise StaleVersionError(f"timer for version {version}, game is at {ctx.loaded_version}")
+            game = ctx.game
+            if game.due_at is None or game.due_at > ctx.now:
+                return None
+            self._bump(ctx)
+            if game.status == GameStatus.LOBBY:
+                self._expire(ctx, "lobby_expired", NoticeKind.LOBBY)
+            elif game.status == GameStatus.PAUSED:
+                self._expire(ctx, "pause_expired", NoticeKind.TABLE)
+            elif game.status in ACTIVE:
+                self._fire_turn_timer(ctx)
+            else:
+                game.due_at = None
+            return await self._commit(ctx)
+
+    def _expire(self, ctx: Ctx, what: str, kind: NoticeKind) -> None:
+        self._close(ctx, GameStatus.ABORTED)
+        ctx.notify(NoticeKind.ANNOUNCE, what=what)
+        ctx.notify(kind)
+
+    def _fire_turn_timer(self, ctx: Ctx) -> None:
+        game = ctx.game
+        if game.deadline_at is None or not game.turn_seconds:
+            game.due_at = None
+            return
+        missed_after = timedelta(seconds=max(30.0, 3 * self.settings.sweep_seconds))
+        if game.deadline_at > ctx.now:
+            self._remind(ctx)
+        elif ctx.now - game.deadline_at > missed_after:
+            self._grant_grace(ctx)
+        else:
+            for number in list(ctx.state.seats_to_act() if ctx.state else []):
+                if not ctx.seat(number).computer_level:
+                    self._time_out(ctx, number)
+            self._settle(ctx)
+
+    def _humans_to_act(self, ctx: Ctx) -> list[Seat]:
+        numbers = ctx.state.seats_to_act() if ctx.state else []
+        return [ctx.seat(n) for n in numbers if ctx.seat(n).player_id is not None]
+
+    def _remind(self, ctx: Ctx, what: str = "reminder", **extra: object) -> None:
+        """A reminder to each player to act (not in their quiet hours); later ones already due are
+        not sent again."""
+        game = ctx.game
+        assert game.deadline_at is not None and game.turn_seconds
+        for seat in self._humans_to_act(ctx):
+            quiet = ctx.quiet.get(seat.number)
+            if quiet is not None and quiet.contains(ctx.now):
+                continue
+            ctx.notify(NoticeKind.REMINDER, seat.number, what=what, timeouts=seat.timeouts_in_row, **extra)
+        offsets = reminder_offsets(game.turn_seconds, ctx.chat.reminders)
+        passed = [i for i, offset in enumerate(offsets) if game.deadline_at - timedelta(seconds=offset) <= ctx.now]
+        game.reminders_sent = max([game.reminders_sent, *(i + 1 for i in passed)])
+        self._schedule_next(ctx)
+
+    def _grant_grace(self, ctx: Ctx) -> None:
+        """The deadline passed while no worker was running: not held against anyone. A short grace
+        period and a fresh reminder instead of an instant penalty."""
+        game = ctx.game
+        assert game.turn_seconds
+        extra = grace(game.turn_seconds, self.settings.grace_fraction, self.settings.grace_min_seconds)
+        game.deadline_at = ctx.now + extra
+        game.reminders_sent = len(reminder_offsets(game.turn_seconds, ctx.chat.reminders))
+        game.due_at = game.deadline_at
+        self._remind(ctx, "grace")
+        ctx.notify(NoticeKind.TABLE)
+
+    async def nudge(self, game_id: int, user_id: int) -> Result:
+        """Another player asks the bot to remind whoever must act: at most once an hour per game."""
+        async with self.transaction() as session:
+            ctx = await self._load(session, game_id)
+            self._require(ctx, *ACTIVE)
+            nudger = self._seat_or_raise(ctx, user_id)
+            targets = [s for s in self._humans_to_act(ctx) if s.player_id != user_id]
+            if not targets:
+                raise NotAllowedError("nobody else is to act")
+            interval = timedelta(seconds=self.settings.nudge_interval_seconds)
+            if ctx.game.last_nudge_at is not None and ctx.now < ctx.game.last_nudge_at + interval:
+                left = int((ctx.game.last_nudge_at + interval - ctx.now).total_seconds())
+                raise RateLimitedError("one nudge per hour per game", left)
+            awake = [s for s in targets if not (q := ctx.quiet.get(s.number)) or not q.contains(ctx.now)]
+            if not awake:
+                raise QuietHoursError("the player to act is in their quiet hours")
+            ctx.game.last_nudge_at = ctx.now
+            for seat in awake:
+                ctx.notify(NoticeKind.REMINDER, seat.number, what="nudge", by=nudger.name)
+            return await self._commit(ctx)
+
+    async def vote_pause(self, game_id: int, user_id: int, *, is_admin: bool = False) -> Result:
+        """Pause at once for the creator or a chat admin; otherwise a vote, and a majority of the
+        players still in pauses the game."""
+        async with self.transaction() as session:
+            ctx = await self._load(session, game_id)
+            self._require(ctx, *ACTIVE)
+            if is_admin or ctx.game.created_by == user_id:
+                self._pause(ctx)
+                return await self._commit(ctx)
+            self._seat_or_raise(ctx, user_id)
+            votes = sorted({*ctx.game.pause_votes, user_id})
+            voters = [s.player_id for s in ctx.seats if s.player_id and not s.forfeited and s.place is None]
+            ctx.game.pause_votes = votes
+            if 2 * len([v for v in votes if v in voters]) > len(voters):
+                self._pause(ctx)
+            else:
+                ctx.notify(NoticeKind.TABLE)
+            return await self._commit(ctx)
+
+    async def set_turn_time(self, chat_id: int, seconds: int | None) -> Chat:
+        """A chat's turn time; its open game uses it from the next turn."""
+        async with self.transaction() as session:
+            chat = await repo.get_chat(session=session, chat_id=chat_id)
+            if chat is None:
+                raise GameNotFoundError(f"unknown chat {chat_id}")
+            chat.turn_seconds = seconds
+            game = await repo.open_game_in_chat(session=session, chat_id=chat_id)
+            if (game is not None and game.status != GameStatus.LOBBY) or game is not None:
+                game.turn_seconds = seconds
+            return chat
+
+    async def set_quiet_hours(self, player_id: int, quiet: QuietHours | None) -> None:
+        async with self.transaction() as session:
+            player = await repo.get_player(session=session, player_id=player_id)
+            if player is None:
+                raise GameNotFoundError(f"unknown player {player_id}")
+            player.quiet_start = quiet.start if quiet else None
+            player.quiet_end = quiet.end if quiet else None
+            player.timezone = quiet.zone if quiet else None
+
+    async def quiet_hours(self, player_id: int) -> QuietHours | None:
+        async with self.sessions() as session:
+            player = await repo.get_player(session=session, player_id=player_id)
+        if player is None or player.quiet_start is None or player.quiet_end is None:
+            return None
+        return QuietHours(player.quiet_start, player.quiet_end, player.timezone or "UTC")
+
     # ----------------------------------------------------------------- reading
 
     async def game_view(self, game_id: int) -> Ctx:
@@ -706,6 +908,10 @@ class GameService:
             await repo.set_seat_message(
                 session=session, game_id=game_id, number=seat, message_id=message_id, version=version
             )
+
+    async def record_reminder_message(self, game_id: int, seat: int, message_id: int | None) -> None:
+        async with self.transaction() as session:
+            await repo.set_reminder_message(session=session, game_id=game_id, number=seat, message_id=message_id)
 
     async def moves(self, game_id: int) -> list[MoveRow]:
         async with self.sessions() as session:

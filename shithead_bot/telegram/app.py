@@ -21,12 +21,14 @@ from telegram.ext import (
 )
 
 from persistence.db import make_engine, make_sessionmaker
+from persistence.models import utcnow
 from shithead_bot.service import GameService, Outbox
 from shithead_bot.settings import Settings
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.context import KEY, BotContext
 from shithead_bot.telegram.deliver import Delivery
-from shithead_bot.telegram.handlers import buttons, chats, commands
+from shithead_bot.telegram.handlers import buttons, chats, commands, settings
+from shithead_bot.timers.sweeper import Sweeper
 
 log = logging.getLogger("shithead_bot")
 LEFTOVER_AGE = timedelta(seconds=2)  # younger notices are being delivered by the update that made them
@@ -64,6 +66,10 @@ def _register(app: Application) -> None:
     app.add_handler(CommandHandler("forfeit", commands.forfeit))
     app.add_handler(CommandHandler("abort", commands.abort))
     app.add_handler(CommandHandler("stats", commands.stats))
+    app.add_handler(CommandHandler("pause", settings.pause))
+    app.add_handler(CommandHandler("resume", settings.resume))
+    app.add_handler(CommandHandler("settings", settings.settings))
+    app.add_handler(CommandHandler("quiet", settings.quiet))
     app.add_handler(CallbackQueryHandler(buttons.button))
     app.add_handler(ChatMemberHandler(chats.my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, chats.migrated))
@@ -81,10 +87,13 @@ async def _post_init(app: Application) -> None:
     username = app.bot.username
     outbox = Outbox(service.sessions, lease=timedelta(seconds=settings.outbox_lease_seconds))
     delivery = Delivery(app.bot, service, codec, username, table_seconds=settings.table_edit_seconds)
-    app.bot_data[KEY] = BotContext(service, outbox, delivery, codec, settings, username)
+    bot_ctx = BotContext(service, outbox, delivery, codec, settings, username)
+    bot_ctx.sweeper = Sweeper(service, bot_ctx.deliver)
+    app.bot_data[KEY] = bot_ctx
     await app.bot.set_my_commands([BotCommand(name, text) for name, text in commands.COMMANDS])
     assert app.job_queue is not None
     app.job_queue.run_repeating(sweep_outbox, interval=settings.outbox_sweep_seconds, first=0.2, name="outbox")
+    app.job_queue.run_repeating(sweep_timers, interval=settings.sweep_seconds, first=0.5, name="timers")
     log.info("started as @%s on %s", username, make_url(settings.database_url).render_as_string(hide_password=True))
 
 
@@ -100,6 +109,25 @@ async def sweep_outbox(context: ContextTypes.DEFAULT_TYPE) -> None:
     sent = await ctx.outbox.deliver(ctx.delivery, older_than=LEFTOVER_AGE)
     if sent:
         log.info("outbox: delivered %d pending notices", sent)
+
+
+async def sweep_timers(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Fire due reminders and deadlines, then wake up exactly at the next one if it comes before
+    the next regular sweep (so 30-second turns feel right)."""
+    ctx: BotContext = context.bot_data[KEY]
+    assert ctx.sweeper is not None
+    report = await ctx.sweeper.sweep()
+    if report.fired or report.lost:
+        log.info("timers: %d fired, %d lost to a move or another worker", report.fired, report.lost)
+    upcoming = await ctx.service.next_due_at()
+    job_queue = context.job_queue
+    if upcoming is None or job_queue is None:
+        return
+    wait = (upcoming - utcnow()).total_seconds()
+    if 0 < wait < ctx.settings.sweep_seconds:
+        for job in job_queue.get_jobs_by_name("timers-precise"):
+            job.schedule_removal()
+        job_queue.run_once(sweep_timers, when=wait + 0.05, name="timers-precise")
 
 
 async def log_update(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

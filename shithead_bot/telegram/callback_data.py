@@ -39,6 +39,7 @@ class Action(StrEnum):
     NUDGE = "n"
     PAUSE_VOTE = "v"  # argument: "pause" or "resume"
     ABORT = "a"  # argument: "yes" / "no"
+    SETTING = "t"  # /settings buttons (argument: "turn.<choice>.<chat id>")
 
 
 class BadCallbackError(ValueError):

@@ -16,6 +16,7 @@ from shithead_bot.service import GameService, Outbox, UserInfo
 from shithead_bot.settings import Settings
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.deliver import Delivery
+from shithead_bot.timers.sweeper import Sweeper
 
 log = logging.getLogger(__name__)
 KEY = "shithead"
@@ -30,6 +31,7 @@ class BotContext:
     settings: Settings
     bot_username: str
     locks: dict[int, asyncio.Lock] = field(default_factory=dict)
+    sweeper: Sweeper | None = None
 
     async def deliver(self, game_id: int | None) -> int:
         """Send a game's pending notices now (one sender per game in this process)."""

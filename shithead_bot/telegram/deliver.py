@@ -60,6 +60,9 @@ class Delivery:
         group = Renderer(ctx, self.codec, ctx.chat.language or "en", self.bot_username)
         kinds = {n.kind for n in batch}
         await self._private(ctx, batch, moves)
+        for notice in batch:
+            if notice.kind == NoticeKind.REMINDER and notice.seat is not None:
+                await self._reminder(ctx, ctx.seat(notice.seat), notice)
         if NoticeKind.LOBBY in kinds:
             await self._lobby(ctx, group)
         for notice in batch:
@@ -172,6 +175,27 @@ class Delivery:
             await self.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
         except (BadRequest, Forbidden) as exc:
             log.debug("old private message %s not cleared: %s", message_id, exc)
+
+    async def _reminder(self, ctx: Ctx, seat: Seat, notice: Notice) -> None:
+        """A new private message (a notification); the previous reminder is deleted, so they do
+        not pile up. Only while that seat still has to act."""
+        if seat.player_id is None or ctx.state is None or seat.number not in ctx.state.seats_to_act():
+            return
+        if ctx.game.status not in ("swapping", "playing"):
+            return
+        rendered = self._renderer_for(ctx, seat).reminder(seat, dict(notice.data))
+        try:
+            message = await self._send(seat.player_id, rendered, private=True)
+        except PlayerUnreachableError:
+            await self._contact(ctx, seat)
+            return
+        if seat.reminder_message_id:
+            try:
+                await self.bot.delete_message(seat.player_id, seat.reminder_message_id)
+            except (BadRequest, Forbidden) as exc:
+                log.debug("old reminder not deleted: %s", exc)
+        seat.reminder_message_id = message.message_id
+        await self.service.record_reminder_message(ctx.game.id or 0, seat.number, message.message_id)
 
     async def send_hand(self, ctx: Ctx, seat: Seat) -> None:
         """/hand: a fresh copy of the seat's private message (with its buttons if it may act)."""

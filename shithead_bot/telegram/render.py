@@ -36,6 +36,7 @@ from persistence.models import Seat
 from shithead_bot.i18n import translations
 from shithead_bot.narrate import Narrator, cards_text, ordinal
 from shithead_bot.service import Ctx
+from shithead_bot.service.autoplay import timeout_moves
 from shithead_bot.telegram.callback_data import Action, Button, Codec
 
 MAX_TEXT = 4096
@@ -175,7 +176,19 @@ class Renderer:
         status = self.ctx.game.status
         if status in ("finished", "aborted"):
             return []
-        return [[InlineKeyboardButton(_("🃏 My cards"), url=self.deep_link("hand"))]]
+        row = [InlineKeyboardButton(_("🃏 My cards"), url=self.deep_link("hand"))]
+        if status == "paused":
+            row.append(self.button(_("▶️ Resume"), Action.PAUSE_VOTE, argument="resume"))
+            return [row]
+        if self.ctx.game.turn_seconds:
+            row.append(self.button(_("⏰ Nudge"), Action.NUDGE))
+        votes = len(self.ctx.game.pause_votes)
+        row.append(
+            self.button(
+                _("⏸ Pause ({n})").format(n=votes) if votes else _("⏸ Pause"), Action.PAUSE_VOTE, argument="pause"
+            )
+        )
+        return [row]
 
     def _shithead_table(self, view: ShitheadView) -> list[str]:
         _ = self._
@@ -410,6 +423,14 @@ class Renderer:
             return Rendered(_("▶️ Game #{id} goes on.").format(id=self.ctx.game.id))
         if what == "lobby_closed":
             return Rendered(_("The lobby was closed: everybody left."))
+        if what == "lobby_expired":
+            return Rendered(
+                _("Game #{id} was never started and is closed after {days} days.").format(
+                    id=self.ctx.game.id, days=data.get("days", 7)
+                )
+            )
+        if what == "pause_expired":
+            return Rendered(_("Game #{id} was paused too long and is closed.").format(id=self.ctx.game.id))
         return None
 
     def game_over(self, data: dict[str, Any]) -> Rendered:
@@ -427,6 +448,53 @@ class Renderer:
             winners = [esc(self.names[s]) for s in data.get("winners", [])]
             lines.append(_("👑 {names} won!").format(names=", ".join(winners)))
         return Rendered("\n".join(lines), [[self.button(_("🔁 Rematch"), Action.REMATCH)]])
+
+    def reminder(self, seat: Seat, data: dict[str, Any]) -> Rendered:
+        """A private reminder: which game, how long is left, and what will happen at the deadline."""
+        _ = self._
+        game = self.ctx.game
+        chat = esc(self.ctx.chat.title or _("your game"))
+        left = relative(game.deadline_at, self.ctx.now, _) if game.deadline_at else ""
+        what = data.get("what")
+        if what == "nudge":
+            head = _("⏰ {name} nudges you: it is your turn in {chat} #{id} ({left}).").format(
+                name=esc(str(data.get("by", ""))), chat=chat, id=game.id, left=left
+            )
+        elif what == "grace":
+            head = _("⏰ I was away when your time ran out in {chat} #{id}: you have until {left}.").format(
+                chat=chat, id=game.id, left=left.removeprefix("in ") if left.startswith("in ") else left
+            )
+        else:
+            head = _("⏰ Reminder: it is your turn in {chat} #{id} — time is up {left}.").format(
+                chat=chat, id=game.id, left=left
+            )
+        lines = [head, self.at_deadline(seat)]
+        limit = self.ctx.chat.max_timeouts
+        timeouts = int(data.get("timeouts", seat.timeouts_in_row))
+        if limit and timeouts + 1 >= limit:
+            lines.append(
+                _("That would be your timeout number {n} in a row: you would leave the game.").format(n=timeouts + 1)
+            )
+        return Rendered("\n".join(lines), [[self.button(_("🃏 Show my cards"), Action.HAND)]])
+
+    def at_deadline(self, seat: Seat) -> str:
+        """What the bot will do for this seat if its time runs out."""
+        _ = self._
+        state = self.ctx.state
+        if state is None:
+            return ""
+        view = state.view(seat.number)
+        if isinstance(view, NeighborView):
+            return _("If you do not choose, I will keep your card.")
+        if view.phase.value == "swap":
+            return _("If you do not press Ready, I will make a sensible swap and make you ready.")
+        moves = timeout_moves(state, seat.number, 0)
+        move = moves[0] if moves else None
+        if isinstance(move, PickUp):
+            return _("If you do not play, I will pick up the pile for you.")
+        if isinstance(move, PlayFaceDown):
+            return _("If you do not play, I will turn over one of your face-down cards.")
+        return _("If you do not play, I will play your lowest card for you.")
 
     def contact(self, seat: Seat) -> Rendered:
         _ = self._

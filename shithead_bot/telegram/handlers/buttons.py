@@ -211,6 +211,33 @@ def confirmation(
     )
 
 
+async def nudge(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
+    """The table's ⏰ Nudge: one extra reminder for whoever must act (once an hour per game)."""
+    assert update.effective_user is not None
+    await ctx.service.nudge(b.game_id, update.effective_user.id)
+    return Done(texts(update).gettext("Nudged!"), b.game_id)
+
+
+async def pause_vote(update: Update, context: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
+    """The table's ⏸ Pause (a vote, or at once for the creator or an admin) and ▶️ Resume."""
+    assert update.effective_user is not None
+    user_id = update.effective_user.id
+    game = await ctx.service.game_view(b.game_id)
+    admin = await is_chat_admin(context, game.chat.id, user_id)
+    if b.argument == "resume":
+        await ctx.service.resume(b.game_id, user_id, is_admin=admin)
+        return Done(None, b.game_id)
+    result = await ctx.service.vote_pause(b.game_id, user_id, is_admin=admin)
+    _ = texts(update).gettext
+    return Done(_("Paused.") if result.status == "paused" else _("Your vote to pause is counted."), b.game_id)
+
+
+async def setting(update: Update, context: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
+    from shithead_bot.telegram.handlers.settings import setting_button
+
+    return Done(await setting_button(update, context, ctx, b))
+
+
 ACTIONS: dict[Action, Action_] = {
     Action.JOIN: join,
     Action.LEAVE: leave,
@@ -223,4 +250,7 @@ ACTIONS: dict[Action, Action_] = {
     Action.HAND: hand,
     Action.FORFEIT: forfeit,
     Action.ABORT: abort,
+    Action.NUDGE: nudge,
+    Action.PAUSE_VOTE: pause_vote,
+    Action.SETTING: setting,
 }

@@ -30,6 +30,10 @@ COMMANDS = [
     ("forfeit", "leave the game you are playing"),
     ("abort", "end this chat's game (creator or admin)"),
     ("stats", "this chat's leaderboard"),
+    ("pause", "pause this chat's game (creator or admin; others vote)"),
+    ("resume", "go on with a paused game"),
+    ("settings", "this chat's game, rules and turn time"),
+    ("quiet", "your quiet hours, e.g. /quiet 23:00-08:00 Europe/Paris"),
     ("help", "what I can do"),
 ]
 

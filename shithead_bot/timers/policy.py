@@ -1,0 +1,169 @@
+"""When things happen to an idle player: turn times, reminders, grace, quiet hours. Pure functions.
+
+The database keeps, per game, the current turn's ``deadline_at``, how many reminders were sent
+(``reminders_sent``) and ``due_at``, the next moment the sweep must look at the game. Everything
+here computes those from settings and the clock; nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, time, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+TURN_CHOICES: dict[str, int | None] = {
+    "30s": 30,
+    "1m": 60,
+    "5m": 300,
+    "15m": 900,
+    "1h": 3600,
+    "6h": 6 * 3600,
+    "12h": 12 * 3600,
+    "24h": 24 * 3600,
+    "3d": 3 * 86400,
+    "7d": 7 * 86400,
+    "none": None,
+}
+DEFAULT_TURN = 24 * 3600
+DEFAULT_REMINDERS = ("50%", "1h")
+SHORT_TURN = 2 * 3600  # below this, the default is one reminder at half time
+_DURATION = re.compile(r"^(\d+)\s*(s|m|min|h|d)$")
+_UNIT = {"s": 1, "m": 60, "min": 60, "h": 3600, "d": 86400}
+
+
+class SettingError(ValueError):
+    """A setting written in a way we cannot read; the message says what is expected."""
+
+
+def parse_duration(text: str) -> int:
+    """``30s``, ``5m``, ``1h``, ``3d`` -> seconds."""
+    match = _DURATION.match(text.strip().lower())
+    if not match:
+        raise SettingError(f"{text!r}: write a duration like 30s, 5m, 1h or 3d")
+    return int(match.group(1)) * _UNIT[match.group(2)]
+
+
+def parse_turn_time(text: str) -> int | None:
+    """One of the turn-time choices (``24h``, ``none``…) -> seconds (None: no time limit)."""
+    key = text.strip().lower().replace(" ", "")
+    if key not in TURN_CHOICES:
+        raise SettingError(f"{text!r}: choose one of {', '.join(TURN_CHOICES)}")
+    return TURN_CHOICES[key]
+
+
+def parse_reminders(items: Sequence[str]) -> list[str]:
+    """Reminder settings: ``50%`` (of the turn time) or a duration before the deadline; ``off``."""
+    if [i.lower() for i in items] == ["off"]:
+        return []
+    for item in items:
+        if item.endswith("%"):
+            if not item[:-1].isdigit() or not 0 < int(item[:-1]) < 100:
+                raise SettingError(f"{item!r}: a share of the turn time between 1% and 99%")
+        else:
+            parse_duration(item)
+    return list(items)
+
+
+def reminder_offsets(turn_seconds: int, reminders: Sequence[str] | None) -> list[int]:
+    """Seconds before the deadline at which reminders go out, earliest reminder first.
+
+    The default is half time and one hour before; for turns under two hours, half time only."""
+    if reminders is None:
+        reminders = DEFAULT_REMINDERS if turn_seconds >= SHORT_TURN else ("50%",)
+    offsets = set()
+    for item in reminders:
+        seconds = turn_seconds * int(item[:-1]) // 100 if item.endswith("%") else parse_duration(item)
+        if 0 < seconds < turn_seconds:
+            offsets.add(seconds)
+    return sorted(offsets, reverse=True)
+
+
+def grace(turn_seconds: int, fraction: float, minimum: int) -> timedelta:
+    """A deadline that passed while no worker was watching gets this much extra time."""
+    return timedelta(seconds=max(minimum, int(turn_seconds * fraction)))
+
+
+@dataclass(frozen=True)
+class QuietHours:
+    """A daily window (local time) with no reminder messages, e.g. 23:00–08:00 Europe/Paris."""
+
+    start: int  # minute of the day
+    end: int
+    zone: str = "UTC"
+
+    @classmethod
+    def parse(cls, text: str) -> QuietHours:
+        """``23:00-08:00 Europe/Paris`` (the zone may be left out: UTC)."""
+        parts = text.split()
+        match = re.fullmatch(r"(\d{1,2}):?(\d{2})?-(\d{1,2}):?(\d{2})?", parts[0] if parts else "")
+        if not match or len(parts) > 2:
+            raise SettingError("write quiet hours like 23:00-08:00 Europe/Paris")
+        h1, m1, h2, m2 = (int(g or 0) for g in match.groups())
+        if h1 > 23 or h2 > 23 or m1 > 59 or m2 > 59 or (h1, m1) == (h2, m2):
+            raise SettingError("quiet hours need two different times of day, 00:00-23:59")
+        zone = parts[1] if len(parts) == 2 else "UTC"
+        try:
+            ZoneInfo(zone)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise SettingError(f"{zone!r} is not a time zone (try Europe/Paris, America/New_York, UTC)") from exc
+        return cls(h1 * 60 + m1, h2 * 60 + m2, zone)
+
+    def __str__(self) -> str:
+        return f"{self.start // 60:02}:{self.start % 60:02}-{self.end // 60:02}:{self.end % 60:02} {self.zone}"
+
+    def contains(self, moment: datetime) -> bool:
+        local = moment.astimezone(ZoneInfo(self.zone))
+        minute = local.hour * 60 + local.minute
+        if self.start < self.end:
+            return self.start <= minute < self.end
+        return minute >= self.start or minute < self.end
+
+    def ends_after(self, moment: datetime) -> datetime:
+        """The end of the quiet window ``moment`` is in (``moment`` itself if it is not quiet)."""
+        if not self.contains(moment):
+            return moment
+        zone = ZoneInfo(self.zone)
+        local = moment.astimezone(zone)
+        end = datetime.combine(local.date(), time(self.end // 60, self.end % 60), tzinfo=zone)
+        if end <= local:
+            end += timedelta(days=1)
+        return end.astimezone(UTC)
+
+    def starts_after(self, moment: datetime) -> datetime:
+        """The next start of a quiet window after ``moment``."""
+        zone = ZoneInfo(self.zone)
+        local = moment.astimezone(zone)
+        start = datetime.combine(local.date(), time(self.start // 60, self.start % 60), tzinfo=zone)
+        if start <= local:
+            start += timedelta(days=1)
+        return start.astimezone(UTC)
+
+
+def deadline_after(start: datetime, seconds: int, quiet: QuietHours | None) -> datetime:
+    """``start + seconds``, or — when deadlines skip quiet hours — that much time outside them."""
+    if quiet is None:
+        return start + timedelta(seconds=seconds)
+    moment, left = quiet.ends_after(start), timedelta(seconds=seconds)
+    for _ in range(400):  # a year of days at most
+        window = quiet.starts_after(moment)
+        if moment + left <= window:
+            return moment + left
+        left -= window - moment
+        moment = quiet.ends_after(window)
+    return moment + left
+
+
+def next_reminder(
+    deadline: datetime, offsets: Sequence[int], sent: int, quiet: QuietHours | None, now: datetime
+) -> tuple[datetime, int] | None:
+    """When the next reminder goes out and its index: reminders inside quiet hours are skipped, and
+    one that is already overdue is sent now (once)."""
+    for index in range(sent, len(offsets)):
+        at = max(deadline - timedelta(seconds=offsets[index]), now)
+        if at >= deadline:
+            return None
+        if quiet is None or not quiet.contains(at):
+            return at, index
+    return None

@@ -1,0 +1,78 @@
+"""The deadline sweep: every few seconds (and precisely at the nearest due time), fire what is due.
+
+The database is the only source of truth: ``game.due_at`` says when a game next needs the timer
+(a reminder, a deadline, a grace period, a stale lobby or pause to close). Each firing is an
+ordinary versioned use case, so it loses cleanly to a real move made at the same moment, and two
+workers never fire the same event twice: on PostgreSQL the due rows are claimed ``FOR UPDATE SKIP
+LOCKED``, and a worker that still gets a game another one already handled finds its version moved on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from shithead_bot.service import GameService, ServiceError, StaleVersionError
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class SweepReport:
+    due: int = 0
+    fired: int = 0
+    lost: int = 0  # a move (or another worker) got there first
+
+
+class Sweeper:
+    def __init__(
+        self,
+        service: GameService,
+        deliver: Callable[[int], Awaitable[object]] | None = None,
+        *,
+        batch: int = 100,
+    ) -> None:
+        self.service = service
+        self.deliver = deliver
+        self.batch = batch
+
+    async def sweep(self) -> SweepReport:
+        """Fire every due timer (in batches until none is left)."""
+        report = SweepReport()
+        for _ in range(1000):
+            due = await self.service.due(self.batch)
+            if not due:
+                break
+            report.due += len(due)
+            fired = [game_id for game_id, version in due if await self._fire(game_id, version, report)]
+            if self.deliver is not None and fired:  # the messages go out together, not one game at a time
+                await asyncio.gather(*(self._deliver(game_id) for game_id in fired))
+            if not fired:
+                break  # all held by another worker or already handled: leave them
+        return report
+
+    async def _deliver(self, game_id: int) -> None:
+        assert self.deliver is not None
+        try:
+            await self.deliver(game_id)
+        except Exception:  # the outbox keeps the notices; the next sweep sends them
+            log.exception("delivery after the timer of game %s failed", game_id)
+
+    async def _fire(self, game_id: int, version: int, report: SweepReport) -> bool:
+        try:
+            result = await self.service.fire_due(game_id, version)
+        except StaleVersionError:
+            report.lost += 1
+            return False
+        except ServiceError as exc:
+            log.warning("timer of game %s refused: %r", game_id, exc)
+            return False
+        except Exception:  # one game's failure must not stop everybody else's timers
+            log.exception("timer of game %s failed", game_id)
+            return False
+        if result is None:
+            return False
+        report.fired += 1
+        return True
