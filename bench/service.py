@@ -3,6 +3,7 @@
     python bench/service.py                       # SQLite file; PostgreSQL too if it answers
     python bench/service.py --json --games 1 100  # one JSON object per line
     python bench/service.py --profile             # where the time of one move goes (cProfile)
+    python bench/service.py --breakdown           # engine and game logic vs database access, per move
     python bench/service.py --stored 10000        # also with 10,000 finished games stored
 
 Two human players per game (no computers, so one call is one move); each timed call is one
@@ -113,6 +114,50 @@ async def _reset_pg(url: str) -> None:
     await engine.dispose()
 
 
+async def breakdown(url: str, moves: int = 200) -> dict[str, object]:
+    """Where a move's time goes: the engine and game logic (loading the snapshot into the engine,
+    applying, computers, notices) against database access (SQLAlchemy, driver, server)."""
+    import functools
+
+    import shithead_bot.service.games as games
+
+    spent = {"logic": 0.0}
+
+    def timed(fn):  # type: ignore[no-untyped-def]
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):  # type: ignore[no-untyped-def]
+            start = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                spent["logic"] += time.perf_counter() - start
+
+        return wrapper
+
+    originals = (games.load_game, games.GameService._settle, games.GameService._apply)
+    games.load_game = timed(games.load_game)
+    games.GameService._settle = timed(games.GameService._settle)  # type: ignore[method-assign]
+    games.GameService._apply = timed(games.GameService._apply)  # type: ignore[method-assign]
+    try:
+        latencies: list[float] = []
+        engine = make_engine(url)
+        service = GameService(make_sessionmaker(engine))
+        game_id = await new_game(service, -1)
+        spent["logic"] = 0.0
+        await play_game(service, game_id, latencies, moves)
+        await engine.dispose()
+    finally:
+        games.load_game, games.GameService._settle, games.GameService._apply = originals  # type: ignore[method-assign]
+    total = sum(latencies)
+    return {
+        "database": url.split("+")[0],
+        "moves": len(latencies),
+        "mean_ms": round(total / len(latencies) * 1000, 2),
+        "engine_and_logic_ms": round(spent["logic"] / len(latencies) * 1000, 2),
+        "database_access_share": round(1 - spent["logic"] / total, 2),
+    }
+
+
 def profile(url: str) -> None:
     profiler = cProfile.Profile()
     profiler.enable()
@@ -129,10 +174,16 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=60, help="moves per game at most")
     parser.add_argument("--stored", type=int, nargs="+", default=[0], help="finished games stored beforehand")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--breakdown", action="store_true", help="engine and logic vs database access")
     args = parser.parse_args()
     urls = databases()
     if args.profile:
         profile(urls[0])
+        return
+    if args.breakdown:
+        for url in urls:
+            row = asyncio.run(breakdown(fresh(url)))
+            print(json.dumps(row) if args.json else "  ".join(f"{k}={v}" for k, v in row.items()), flush=True)
         return
     for url in urls:
         for stored in args.stored:

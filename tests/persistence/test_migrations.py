@@ -59,3 +59,43 @@ def test_an_empty_sqlite_file_is_migrated_from_nothing(tmp_path: Path) -> None:
     require_current(url)
     upgrade(url)  # a second run changes nothing
     assert asyncio.run(schema_diff(url)) == []
+
+
+def test_upgrading_a_database_with_games_in_it(tmp_path: Path) -> None:
+    """Each revision applies to a database that already holds data (not only to an empty one)."""
+    from sqlalchemy import text
+
+    from persistence.migrate import upgrade as up
+
+    path = f"sqlite+aiosqlite:///{tmp_path / 'stepwise.db'}"
+
+    async def add_game() -> None:
+        engine = make_engine(path)
+        async with engine.begin() as conn:
+            await conn.execute(
+                text(
+                    "INSERT INTO chat (id, kind, title, game_kind, preset, house_rules, max_timeouts, "
+                    "deadlines_skip_quiet, bot_present, created_at, updated_at) VALUES (-1, 'group', "
+                    "'t', 'shithead', 'standard', '{}', 3, 0, 1, '2026-01-01', '2026-01-01')"
+                )
+            )
+            await conn.execute(
+                text(
+                    "INSERT INTO game (chat_id, kind, status, rules, seed, dealer, version, move_count, "
+                    "created_at, updated_at, reminders_sent) VALUES (-1, 'shithead', 'lobby', '{}', 0, "
+                    "0, 1, 0, '2026-01-01', '2026-01-01', 0)"
+                )
+            )
+        await engine.dispose()
+
+    async def votes() -> list[object]:
+        engine = make_engine(path)
+        async with engine.connect() as conn:
+            rows = (await conn.execute(text("SELECT pause_votes FROM game"))).all()
+        await engine.dispose()
+        return [r[0] for r in rows]
+
+    up(path, "0001")
+    asyncio.run(add_game())
+    up(path)
+    assert asyncio.run(votes()) == ["[]"]

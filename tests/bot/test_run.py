@@ -1,0 +1,49 @@
+"""``shithead-bot run`` and ``migrate`` refuse cleanly, in one line, before touching Telegram."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from persistence.migrate import current_revision, head_revision
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "shithead_bot.cli", *args],
+        cwd=ROOT,
+        env={"PATH": "/usr/bin:/bin", **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_no_migrate_refuses_an_out_of_date_schema(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'old.db'}"
+    done = run("run", "--no-migrate", env={"TELEGRAM_BOT_TOKEN": "1:x", "DATABASE_URL": url})
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        f"shithead-bot: database schema is at nothing, this code needs {head_revision()}: "
+        "run `shithead-bot migrate` first"
+    ]
+
+
+def test_migrate_brings_an_empty_file_to_the_head(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'new.db'}"
+    done = run("migrate", "--database-url", url, env={})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"database at revision {head_revision()}"
+    assert current_revision(url) == head_revision()
+
+
+def test_a_missing_token_is_one_line(tmp_path: Path) -> None:
+    done = run("run", env={"DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'x.db'}"})
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "shithead-bot: no bot token: set TELEGRAM_BOT_TOKEN or pass --token (get one from @BotFather)"
+    ]
