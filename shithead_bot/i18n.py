@@ -18,6 +18,11 @@ LOCALES = Path(__file__).parent / "locales"
 DEFAULT_LANGUAGE = "en"
 
 
+def N_(text: str) -> str:
+    """Mark a text for extraction without translating it here (it is translated where it is shown)."""
+    return text
+
+
 def available_languages() -> list[str]:
     """English plus every language with a catalog."""
     found = {p.parent.parent.name for p in LOCALES.glob("*/LC_MESSAGES/messages.po")}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gettext
 
+from shithead_bot.i18n import N_
 from shithead_bot.service import (
     AlreadyJoinedError,
     AlreadyOpenError,
@@ -22,11 +23,11 @@ from shithead_bot.service import (
 from shithead_bot.telegram.callback_data import BadCallbackError
 
 _MOVE_CAUSES = {
-    "IllegalMoveError": "That move is not allowed now.",
-    "CardNotOwnedError": "You do not hold those cards.",
-    "NotYourTurnError": "It is not your turn.",
-    "GameOverError": "This game is over.",
-    "InvalidMoveError": "This button is not valid.",
+    "IllegalMoveError": N_("That move is not allowed now."),
+    "CardNotOwnedError": N_("You do not hold those cards."),
+    "NotYourTurnError": N_("It is not your turn."),
+    "GameOverError": N_("This game is over."),
+    "InvalidMoveError": N_("This button is not valid."),
 }
 
 

@@ -10,7 +10,7 @@ from telegram.ext import ContextTypes
 
 from engine import GAME_KINDS, PRESETS, EngineError, rules_from_dict
 from persistence import repo
-from shithead_bot.i18n import pick_language
+from shithead_bot.i18n import N_, pick_language
 from shithead_bot.service import Ctx, ServiceError
 from shithead_bot.telegram.callback_data import Action, BadCallbackError, Button
 from shithead_bot.telegram.context import BotContext, bot_context, is_chat_admin, is_private, texts, user_info
@@ -23,18 +23,18 @@ log = logging.getLogger(__name__)
 PRIVATE_COMPUTERS = 2
 
 COMMANDS = [
-    ("newgame", "start a game here (add a preset: smelly, classic, free, standard, or neighbor)"),
-    ("hand", "send me my cards again"),
-    ("games", "my games, to jump back in"),
-    ("rules", "the rules of this chat's game"),
-    ("forfeit", "leave the game you are playing"),
-    ("abort", "end this chat's game (creator or admin)"),
-    ("stats", "this chat's leaderboard"),
-    ("pause", "pause this chat's game (creator or admin; others vote)"),
-    ("resume", "go on with a paused game"),
-    ("settings", "this chat's game, rules and turn time"),
-    ("quiet", "your quiet hours, e.g. /quiet 23:00-08:00 Europe/Paris"),
-    ("help", "what I can do"),
+    ("newgame", N_("start a game here (add a preset: smelly, classic, free, standard, or neighbor)")),
+    ("hand", N_("send me my cards again")),
+    ("games", N_("my games, to jump back in")),
+    ("rules", N_("the rules of this chat's game")),
+    ("forfeit", N_("leave the game you are playing")),
+    ("abort", N_("end this chat's game (creator or admin)")),
+    ("stats", N_("this chat's leaderboard")),
+    ("pause", N_("pause this chat's game (creator or admin; others vote)")),
+    ("resume", N_("go on with a paused game")),
+    ("settings", N_("this chat's game, rules and turn time")),
+    ("quiet", N_("your quiet hours, e.g. /quiet 23:00-08:00 Europe/Paris")),
+    ("help", N_("what I can do")),
 ]
 
 
