@@ -126,17 +126,26 @@ async def seats_of(*, session: AsyncSession, game_id: int) -> list[Seat]:
     return list((await session.execute(query)).scalars())
 
 
-async def seats_and_quiet_hours(
-    *, session: AsyncSession, game_id: int
-) -> list[tuple[Seat, int | None, int | None, str | None]]:
-    """Seats in order, each with its player's quiet hours (start, end, time zone) if any."""
+@dataclass(frozen=True)
+class SeatPlayer:
+    """A seat with what the service needs of its player: quiet hours and language."""
+
+    seat: Seat
+    quiet_start: int | None
+    quiet_end: int | None
+    timezone: str | None
+    language: str | None
+
+
+async def seats_with_players(*, session: AsyncSession, game_id: int) -> list[SeatPlayer]:
+    """Seats in order, each with its player's quiet hours and language (computers: none)."""
     query = (
-        select(Seat, col(Player.quiet_start), col(Player.quiet_end), col(Player.timezone))
+        select(Seat, col(Player.quiet_start), col(Player.quiet_end), col(Player.timezone), col(Player.language))
         .outerjoin(Player, col(Player.id) == col(Seat.player_id))
         .where(col(Seat.game_id) == game_id)
         .order_by(col(Seat.number))
     )
-    return [(seat, start, end, zone) for seat, start, end, zone in (await session.execute(query)).all()]
+    return [SeatPlayer(*row) for row in (await session.execute(query)).all()]
 
 
 async def add_seat(*, session: AsyncSession, seat: Seat) -> Seat:

@@ -30,7 +30,10 @@ def rank_plural(rank: int) -> str:
     return RANK_NAMES_PLURAL.get(rank, f"{rank_text(rank)}s")
 
 
-def ordinal(place: int) -> str:
+def ordinal(place: int, language: str = "en") -> str:
+    """1st, 2nd, 3rd… (French: 1er, 2e, 3e…)."""
+    if language == "fr":
+        return "1er" if place == 1 else f"{place}e"
     suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
     return f"{place}{suffix}"
 
@@ -48,6 +51,7 @@ class Narrator:
         self.names = list(names)
         self.rules = rules
         self.fmt = card_format
+        self.language = language
         t = translations(language)
         self._ = t.gettext
         self._n = t.ngettext
@@ -128,7 +132,9 @@ class Narrator:
         return self._("the direction of play is reversed")
 
     def _WentOut(self, e: ev.WentOut) -> str:
-        return self._("{name} is out — {place} place!").format(name=self.name(e.seat), place=ordinal(e.place))
+        return self._("{name} is out — {place} place!").format(
+            name=self.name(e.seat), place=ordinal(e.place, self.language)
+        )
 
     def _Forfeited(self, e: ev.Forfeited) -> str:
         return self._("{name} left the game").format(name=self.name(e.seat))

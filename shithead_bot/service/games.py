@@ -102,6 +102,7 @@ class Ctx:
     events: list[tuple[int, ev.Event]] = field(default_factory=list)  # (seq, event)
     move_rows: list[dict[str, Any]] = field(default_factory=list)  # the move log rows to insert
     quiet: dict[int, QuietHours] = field(default_factory=dict)  # seat number -> its player's quiet hours
+    languages: dict[int, str] = field(default_factory=dict)  # seat number -> its player's Telegram language
     notices: list[Notice] = field(default_factory=list)
 
     def seat_of(self, player_id: int) -> Seat | None:
@@ -170,13 +171,14 @@ class GameService:
         if found is None:
             return None
         game, chat = found
-        rows = await repo.seats_and_quiet_hours(session=session, game_id=game_id)
-        ctx = Ctx(session, game, [seat for seat, *_ in rows], chat, self.clock(), loaded_version=game.version)
+        rows = await repo.seats_with_players(session=session, game_id=game_id)
+        ctx = Ctx(session, game, [row.seat for row in rows], chat, self.clock(), loaded_version=game.version)
         ctx.quiet = {
-            seat.number: QuietHours(start, end, zone or "UTC")
-            for seat, start, end, zone in rows
-            if start is not None and end is not None
+            row.seat.number: QuietHours(row.quiet_start, row.quiet_end, row.timezone or "UTC")
+            for row in rows
+            if row.quiet_start is not None and row.quiet_end is not None
         }
+        ctx.languages = {row.seat.number: row.language for row in rows if row.language}
         if game.snapshot is not None:
             ctx.state = load_game(game.snapshot)
             ctx.to_act_before = ctx.state.to_act

@@ -88,12 +88,9 @@ class Delivery:
     # ----------------------------------------------------------------- private messages
 
     def _renderer_for(self, ctx: Ctx, seat: Seat) -> Renderer:
-        language = ctx.chat.language or pick_language(self.player_language(ctx, seat))
+        """A player's private messages come in their own Telegram language (a chat setting overrides)."""
+        language = ctx.chat.language or pick_language(ctx.languages.get(seat.number))
         return Renderer(ctx, self.codec, language, self.bot_username)
-
-    @staticmethod
-    def player_language(ctx: Ctx, seat: Seat) -> str | None:
-        return getattr(seat, "language", None)
 
     async def _private(self, ctx: Ctx, batch: Sequence[Notice], moves: Sequence[MoveRow]) -> None:
         """Per seat: a new turn message first (the notification), then edits."""

@@ -199,7 +199,11 @@ class Renderer:
         for info in view.seats:
             name = esc(self.names[info.seat])
             if info.place is not None:
-                out = _("left the game") if info.forfeited else _("out, {place}").format(place=ordinal(info.place))
+                out = (
+                    _("left the game")
+                    if info.forfeited
+                    else _("out, {place}").format(place=ordinal(info.place, self.language))
+                )
                 lines.append(f"   {name} — {out}")
                 continue
             marker = "▶" if view.to_act == info.seat else " "
@@ -247,7 +251,7 @@ class Renderer:
         for info in view.seats:
             name = esc(self.names[info.seat])
             if not info.active:
-                lines.append(f"   {name} — " + _("out, {place}").format(place=ordinal(info.place or 0)))
+                lines.append(f"   {name} — " + _("out, {place}").format(place=ordinal(info.place or 0, self.language)))
                 continue
             marker = "▶" if view.to_act == info.seat else " "
             dealer = _(" (dealer)") if info.seat == view.dealer else ""
@@ -404,7 +408,9 @@ class Renderer:
         _ = self._
         name = esc(self.names[seat]) if seat is not None and seat < len(self.names) else ""
         if what == "went_out":
-            return Rendered(_("🎉 {name} is out — {place} place!").format(name=name, place=ordinal(data["place"])))
+            return Rendered(
+                _("🎉 {name} is out — {place} place!").format(name=name, place=ordinal(data["place"], self.language))
+            )
         if what == "eliminated":
             return Rendered(_("💀 {name} is out of lives.").format(name=name))
         if what == "forfeited":
@@ -438,7 +444,7 @@ class Renderer:
         places: list[int] = data["places"]
         ranking = sorted(range(len(places)), key=lambda s: (places[s], s))
         lines = [_("🏁 <b>Game over</b> — #{id}").format(id=self.ctx.game.id)]
-        lines += [f"{ordinal(places[s])}  {esc(self.names[s])}" for s in ranking]
+        lines += [f"{ordinal(places[s], self.language)}  {esc(self.names[s])}" for s in ranking]
         loser = data.get("loser")
         if isinstance(self.rules, Rules) and loser is not None:
             lines.append(
