@@ -81,14 +81,22 @@ class Codec:
         except ValueError as exc:  # signed by us, so only an old format can get here
             raise BadCallbackError(f"unknown callback data {body!r}") from exc
 
+    def _link_tag(self, body: str) -> str:
+        # Hex, not base64: a deep-link payload is split on "_", which base64url may contain.
+        return hmac.new(self._key, body.encode(), hashlib.sha256).hexdigest()[:12]
+
     def deep_link_payload(self, action: str, game_id: int) -> str:
-        """A ``/start`` payload (``join_12_tag``): letters, digits, ``_`` and ``-`` only, ≤ 64 chars."""
+        """A ``/start`` payload (``join_12_tag``): letters, digits and ``_`` only, ≤ 64 chars."""
         body = f"{action}_{game_id}"
-        return f"{body}_{self._tag(body).replace('=', '')}"
+        return f"{body}_{self._link_tag(body)}"
+
+    def deep_link(self, bot_username: str, action: str, game_id: int) -> str:
+        """``https://t.me/<bot>?start=<payload>``: opens the private chat and sends ``/start <payload>``."""
+        return f"https://t.me/{bot_username}?start={self.deep_link_payload(action, game_id)}"
 
     def read_deep_link(self, payload: str) -> tuple[str, int]:
         body, _, tag = payload.rpartition("_")
-        if not body or not hmac.compare_digest(tag, self._tag(body).replace("=", "")):
+        if not body or not hmac.compare_digest(tag, self._link_tag(body)):
             raise BadCallbackError(f"unknown start payload {payload!r}")
         action, _, game = body.partition("_")
         if not game.isdigit():
