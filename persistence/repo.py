@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, case, exists, func, insert, or_, select, update
+from sqlalchemy import case, exists, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 from sqlmodel import col
@@ -25,11 +25,13 @@ async def get_chat(*, session: AsyncSession, chat_id: int) -> Chat | None:
     return await session.get(Chat, chat_id)
 
 
-async def ensure_chat(*, session: AsyncSession, chat_id: int, kind: str = "group", title: str = "") -> Chat:
-    """The chat row, created on first sight; the title is kept up to date."""
+async def ensure_chat(
+    *, session: AsyncSession, chat_id: int, kind: str = "group", title: str = "", turn_seconds: int | None = 86400
+) -> Chat:
+    """The chat row, created on first sight (with ``turn_seconds``); the title is kept up to date."""
     chat = await session.get(Chat, chat_id)
     if chat is None:
-        chat = Chat(id=chat_id, kind=kind, title=title)
+        chat = Chat(id=chat_id, kind=kind, title=title, turn_seconds=turn_seconds)
         session.add(chat)
         await session.flush()
     elif title and (chat.title != title or chat.kind != kind):
@@ -194,18 +196,14 @@ async def due_games(*, session: AsyncSession, now: datetime, limit: int = 100, s
     return list((await session.execute(query)).scalars())
 
 
-async def due_game_versions(
-    *, session: AsyncSession, now: datetime, limit: int = 100, skip_locked: bool = False
-) -> list[tuple[int, int]]:
-    """(id, version) of games whose timer is due, oldest first (see :func:`due_games`)."""
+async def due_game_versions(*, session: AsyncSession, now: datetime, limit: int = 100) -> list[tuple[int, int]]:
+    """(id, version) of games whose timer is due, oldest first (the partial index ix_game_due)."""
     query = (
         select(col(Game.id), col(Game.version))
         .where(col(Game.due_at).is_not(None), col(Game.due_at) <= now)
         .order_by(col(Game.due_at))
         .limit(limit)
     )
-    if skip_locked:
-        query = query.with_for_update(skip_locked=True)
     return [(int(i or 0), int(v)) for i, v in (await session.execute(query)).all()]
 
 
@@ -233,22 +231,6 @@ async def migrate_chat(*, session: AsyncSession, old_id: int, new_id: int, title
 # ----------------------------------------------------------------------------- the move log
 
 
-async def append_move(
-    *,
-    session: AsyncSession,
-    game_id: int,
-    seq: int,
-    seat: int,
-    move: str,
-    actor: str,
-    events: list[dict[str, Any]],
-    at: datetime,
-) -> Move:
-    row = Move(game_id=game_id, seq=seq, seat=seat, move=move, actor=actor, events=events, created_at=at)
-    session.add(row)
-    return row
-
-
 async def insert_moves(*, session: AsyncSession, rows: list[dict[str, Any]]) -> None:
     """Append rows to the move log in one statement."""
     if rows:
@@ -267,14 +249,6 @@ async def last_moves(*, session: AsyncSession, game_id: int, count: int) -> list
 
 
 # ----------------------------------------------------------------------------- the outbox
-
-
-async def add_outbox(
-    *, session: AsyncSession, game_id: int | None, kind: str, payload: dict[str, Any], at: datetime
-) -> Outbox:
-    row = Outbox(game_id=game_id, kind=kind, payload=payload, created_at=at)
-    session.add(row)
-    return row
 
 
 async def insert_outbox(*, session: AsyncSession, rows: list[dict[str, Any]]) -> None:
@@ -300,6 +274,7 @@ async def claim_outbox(
     )
     query = (
         select(Outbox)
+        .with_for_update(skip_locked=True)  # PostgreSQL: two workers never claim the same rows
         .where(col(Outbox.delivered_at).is_(None))
         .where(or_(col(Outbox.claimed_until).is_(None), col(Outbox.claimed_until) <= now))
         .where(or_(col(Outbox.not_before).is_(None), col(Outbox.not_before) <= now))
@@ -345,12 +320,18 @@ async def supersede_outbox(
     await session.execute(query)
 
 
-async def release_outbox(*, session: AsyncSession, ids: Sequence[int], error: str, retry_at: datetime) -> None:
-    """Give notices back after a failed delivery; they are tried again from ``retry_at``."""
-    if ids:
-        await session.execute(
-            update(Outbox).where(col(Outbox.id).in_(ids)).values(claimed_until=retry_at, last_error=error[:500])
-        )
+async def release_outbox(
+    *, session: AsyncSession, ids: Sequence[int], error: str, retry_at: datetime, give_up_after: int, now: datetime
+) -> None:
+    """Give notices back after a failed delivery; they are tried again from ``retry_at``, unless
+    they were tried ``give_up_after`` times already: those are closed, with the error kept."""
+    if not ids:
+        return
+    await session.execute(
+        update(Outbox).where(col(Outbox.id).in_(ids)).values(claimed_until=retry_at, last_error=error[:500])
+    )
+    gave_up = update(Outbox).where(col(Outbox.id).in_(ids), col(Outbox.attempts) >= give_up_after)
+    await session.execute(gave_up.values(delivered_at=now, last_error=f"gave up: {error}"[:500]))
 
 
 async def pending_outbox_count(*, session: AsyncSession) -> int:
@@ -435,8 +416,3 @@ async def preset_stats(*, session: AsyncSession, chat_id: int | None = None) -> 
         (PresetRow(kind, name or "", int(n), round(float(avg or 0), 1)) for kind, name, n, avg in result),
         key=lambda r: (-r.games, r.kind, r.preset),
     )
-
-
-async def finished_games(*, session: AsyncSession, limit: int = 1000) -> list[Game]:
-    query = select(Game).where(and_(col(Game.status) == GameStatus.FINISHED)).order_by(col(Game.id)).limit(limit)
-    return list((await session.execute(query)).scalars())

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
 from itertools import groupby
 
@@ -25,6 +25,16 @@ log = logging.getLogger(__name__)
 # A sender sends a game's notices in order and may put some off: it returns {notice id: not before}.
 Sender = Callable[[list[Notice]], Awaitable[dict[int, datetime] | None]]
 LATEST_ONLY = ("table", "lobby")  # rendered from the current state: only the newest matters
+MAX_ATTEMPTS = 12  # then a notice is given up (logged), so a broken one cannot repeat forever
+
+
+class PartialDelivery(Exception):
+    """A sender got some of a batch's notices out before failing: those count as delivered."""
+
+    def __init__(self, done: Sequence[int], cause: BaseException) -> None:
+        super().__init__(f"{len(done)} sent, then {cause!r}")
+        self.done = list(done)
+        self.cause = cause
 
 
 class Outbox:
@@ -52,6 +62,7 @@ class Outbox:
             rows = await repo.claim_outbox(
                 session=session, now=now, lease=self.lease, limit=limit, game_id=game_id, older_than=older_than
             )
+            rows.sort(key=lambda r: (r.game_id or 0, r.id or 0))  # each game's notices together, in order
             batches = [
                 [Notice.from_row(r.kind, r.game_id or 0, r.payload, r.id) for r in group]
                 for _, group in groupby(rows, key=lambda r: r.game_id)
@@ -63,11 +74,24 @@ class Outbox:
         try:
             deferred = await sender(batch) or {}
         except Exception as exc:  # the sender's failure must not lose the notices
-            log.warning("delivery of %d notices for game %s failed: %r", len(ids), batch[0].game_id, exc)
+            done = exc.done if isinstance(exc, PartialDelivery) else []
+            cause = exc.cause if isinstance(exc, PartialDelivery) else exc
+            log.warning(
+                "delivery for game %s stopped after %d of %d notices: %r", batch[0].game_id, len(done), len(ids), cause
+            )
             async with self.sessions() as session, session.begin():
-                retry_at = self.clock() + self.retry_after
-                await repo.release_outbox(session=session, ids=ids, error=repr(exc), retry_at=retry_at)
-            return 0
+                now = self.clock()
+                await repo.mark_delivered(session=session, ids=done, now=now)
+                failed = [i for i in ids if i not in done]
+                await repo.release_outbox(
+                    session=session,
+                    ids=failed,
+                    error=repr(cause),
+                    retry_at=now + self.retry_after,
+                    give_up_after=MAX_ATTEMPTS,
+                    now=now,
+                )
+            return len(done)
         done = [i for i in ids if i not in deferred]
         async with self.sessions() as session, session.begin():
             now = self.clock()

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -28,6 +28,7 @@ from persistence.models import Move as MoveRow
 from persistence.models import Seat, utcnow
 from shithead_bot.i18n import pick_language
 from shithead_bot.service import Ctx, GameService, Notice, NoticeKind
+from shithead_bot.service.outbox import PartialDelivery
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.render import Rendered, Renderer
 
@@ -35,6 +36,24 @@ log = logging.getLogger(__name__)
 
 NOT_MODIFIED = "message is not modified"
 NOT_FOUND = ("message to edit not found", "message can't be edited", "message_id_invalid")
+
+
+class Steps:
+    """Runs a batch's sending steps, remembering which notices went out."""
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        self.done: list[int] = []
+
+    async def run(self, notices: Sequence[Notice], step: Coroutine[Any, Any, Any]) -> None:
+        ids = [n.id for n in notices if n.id is not None]
+        try:
+            await step
+        except BadRequest as exc:  # Telegram refuses this for good: sending it again would not help
+            log.error("game %s: notices %s dropped, Telegram refused them: %s", self.game_id, ids, exc)
+        except Exception as exc:  # a network error, a 429 the rate limiter gave up on, the database…
+            raise PartialDelivery(self.done, exc) from exc
+        self.done.extend(ids)
 
 
 class PlayerUnreachableError(Exception):
@@ -55,27 +74,44 @@ class Delivery:
         self._table_edited: dict[int, float] = {}  # game id -> monotonic time of its last table edit
 
     async def __call__(self, batch: list[Notice]) -> dict[int, datetime] | None:
-        """Send one game's notices; returns the table notices put off to respect the group's rate."""
+        """Send one game's notices; returns the table notices put off to respect the group's rate.
+
+        Notices go out step by step. A step Telegram refuses for good (a bad request) is logged and
+        dropped — sending it again would fail again; a step that fails for a while (network, 429,
+        the database) stops the batch with :class:`PartialDelivery`, so what was sent is not sent twice.
+        """
         ctx, moves = await self.service.game_and_moves(batch[0].game_id)
         group = Renderer(ctx, self.codec, ctx.chat.language or "en", self.bot_username)
-        kinds = {n.kind for n in batch}
-        await self._private(ctx, batch, moves)
+        steps = Steps(ctx.game.id or 0)
+        for number, notices in self._by_seat(batch):
+            await steps.run(notices, self._seat_notices(ctx, ctx.seat(number), notices, moves))
         for notice in batch:
             if notice.kind == NoticeKind.REMINDER and notice.seat is not None:
-                await self._reminder(ctx, ctx.seat(notice.seat), notice)
-        if NoticeKind.LOBBY in kinds:
-            await self._lobby(ctx, group)
+                await steps.run([notice], self._reminder(ctx, ctx.seat(notice.seat), notice))
+        lobby = [n for n in batch if n.kind == NoticeKind.LOBBY]
+        if lobby:
+            await steps.run(lobby, self._lobby(ctx, group))
         for notice in batch:
             if notice.kind == NoticeKind.ANNOUNCE:
-                await self._announce(ctx, group, notice)
-        if NoticeKind.TABLE not in kinds or ctx.game.status == "lobby":
+                await steps.run([notice], self._announce(ctx, group, notice))
+        table = [n for n in batch if n.kind == NoticeKind.TABLE]
+        if not table or ctx.game.status == "lobby":
             return None
         wait = self._table_wait(ctx)
         if wait > 0:
             until = utcnow() + timedelta(seconds=wait)
-            return {n.id: until for n in batch if n.kind == NoticeKind.TABLE and n.id is not None}
-        await self._table(ctx, group, moves)
+            return {n.id: until for n in table if n.id is not None}
+        await steps.run(table, self._table(ctx, group, moves))
         return None
+
+    @staticmethod
+    def _by_seat(batch: Sequence[Notice]) -> list[tuple[int, list[Notice]]]:
+        """Each seat's turn, swap and "you moved" notices; seats with a new turn first (the notification)."""
+        by_seat: dict[int, list[Notice]] = {}
+        for notice in batch:
+            if notice.seat is not None and notice.kind in (NoticeKind.TURN, NoticeKind.SWAP, NoticeKind.MOVED):
+                by_seat.setdefault(notice.seat, []).append(notice)
+        return sorted(by_seat.items(), key=lambda item: all(n.kind != NoticeKind.TURN for n in item[1]))
 
     def _table_wait(self, ctx: Ctx) -> float:
         """Seconds to wait before this game's table may be edited again (0: now). A finished or
@@ -92,23 +128,15 @@ class Delivery:
         language = ctx.chat.language or pick_language(ctx.languages.get(seat.number))
         return Renderer(ctx, self.codec, language, self.bot_username)
 
-    async def _private(self, ctx: Ctx, batch: Sequence[Notice], moves: Sequence[MoveRow]) -> None:
-        """Per seat: a new turn message first (the notification), then edits."""
-        by_seat: dict[int, set[NoticeKind]] = {}
-        versions: dict[int, int] = {}
-        for notice in batch:
-            if notice.seat is not None and notice.kind in (NoticeKind.TURN, NoticeKind.SWAP, NoticeKind.MOVED):
-                by_seat.setdefault(notice.seat, set()).add(notice.kind)
-                versions[notice.seat] = max(versions.get(notice.seat, 0), int(notice.data.get("version", 0)))
-        order = sorted(by_seat, key=lambda s: NoticeKind.TURN not in by_seat[s])
-        for number in order:
-            seat = ctx.seat(number)
-            if seat.player_id is None:
-                continue
-            try:
-                await self._seat(ctx, seat, by_seat[number], versions[number], moves)
-            except PlayerUnreachableError:
-                await self._contact(ctx, seat)
+    async def _seat_notices(self, ctx: Ctx, seat: Seat, notices: list[Notice], moves: Sequence[MoveRow]) -> None:
+        if seat.player_id is None:
+            return
+        kinds = {n.kind for n in notices}
+        version = max(int(n.data.get("version", 0)) for n in notices)
+        try:
+            await self._seat(ctx, seat, kinds, version, moves)
+        except PlayerUnreachableError:
+            await self._contact(ctx, seat)
 
     async def _seat(self, ctx: Ctx, seat: Seat, kinds: set[NoticeKind], version: int, moves: Sequence[MoveRow]) -> None:
         render = self._renderer_for(ctx, seat)
@@ -122,17 +150,17 @@ class Delivery:
             wants_keyboard = False  # an older notice: a newer one will bring the buttons
         if wants_keyboard and seat.message_version >= version and NoticeKind.MOVED not in kinds:
             return  # this keyboard was delivered already (a retry after a crash)
-        mover_lines = render.moved(seat, self._moves_since(moves, seat, version)).text.splitlines()
+        mover_lines = render.moved(seat, self._moves_since(moves, seat)).text.splitlines()
         if wants_keyboard and NoticeKind.TURN in kinds and NoticeKind.MOVED not in kinds:
             await self._send_private(ctx, seat, render.turn(seat), version)
         elif wants_keyboard:  # the same player goes on (play again, or swapping): edit in place
             intro = mover_lines[1:] if NoticeKind.MOVED in kinds else []
             await self._edit_private(ctx, seat, render.turn(seat, intro), version)
         elif NoticeKind.MOVED in kinds:
-            await self._edit_private(ctx, seat, render.moved(seat, self._moves_since(moves, seat, version)), version)
+            await self._edit_private(ctx, seat, render.moved(seat, self._moves_since(moves, seat)), version)
 
     @staticmethod
-    def _moves_since(moves: Sequence[MoveRow], seat: Seat, version: int) -> list[MoveRow]:
+    def _moves_since(moves: Sequence[MoveRow], seat: Seat) -> list[MoveRow]:
         """This seat's moves of its last turn: everything it did since the previous player's move."""
         mine: list[MoveRow] = []
         for move in reversed(moves):
