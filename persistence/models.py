@@ -10,11 +10,11 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, Index, UniqueConstraint, text
-from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy import BigInteger, Index, UniqueConstraint, text
 from sqlalchemy.orm import declared_attr
-from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
+
+from persistence.types import JSONDoc, UTCDateTime
 
 OPEN_STATUSES = ("lobby", "swapping", "playing", "paused")
 _OPEN_SQL = text("status IN ('lobby', 'swapping', 'playing', 'paused')")
@@ -25,38 +25,6 @@ _DUE_SQL = text("due_at IS NOT NULL")
 def utcnow() -> datetime:
     """The current time, timezone-aware UTC (the one clock helper for default values)."""
     return datetime.now(UTC)
-
-
-class UTCDateTime(TypeDecorator[datetime]):
-    """A timestamp that is always stored and returned as UTC, also on SQLite (which has no zones)."""
-
-    impl = DateTime(timezone=True)
-    cache_ok = True
-
-    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
-        if value is None:
-            return None
-        if value.tzinfo is None:
-            raise ValueError("naive datetime given to a UTC column")
-        return value.astimezone(UTC)
-
-    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
-        if value is None:
-            return None
-        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
-
-
-class JSONDoc(TypeDecorator[Any]):
-    """A JSON document: ``jsonb`` on PostgreSQL, ``JSON`` (text) elsewhere."""
-
-    impl = JSON
-    cache_ok = True
-
-    def load_dialect_impl(self, dialect: Any) -> Any:
-        return dialect.type_descriptor(JSONB() if dialect.name == "postgresql" else JSON())
-
-
-JSONType = JSONDoc
 
 
 class GameStatus(StrEnum):
@@ -76,10 +44,10 @@ class Chat(SQLModel, table=True):
     title: str = Field(default="", max_length=255)
     game_kind: str = Field(default="shithead", max_length=16)
     preset: str = Field(default="standard", max_length=32)
-    house_rules: dict[str, str] = Field(default_factory=dict, sa_type=JSONType)
+    house_rules: dict[str, str] = Field(default_factory=dict, sa_type=JSONDoc)
     turn_seconds: int | None = Field(default=86400, description="None: no time limit")
     reminders: list[str] | None = Field(
-        default=None, sa_type=JSONType, description='before the deadline: "50%" of the turn time or "1h"; None: default'
+        default=None, sa_type=JSONDoc, description='before the deadline: "50%" of the turn time or "1h"; None: default'
     )
     max_timeouts: int = Field(default=3, description="timeouts in a row before removal; 0 = never")
     deadlines_skip_quiet: bool = Field(default=False)
@@ -125,10 +93,10 @@ class Game(SQLModel, table=True):
     chat_id: int = Field(sa_type=BigInteger, foreign_key="chat.id", ondelete="CASCADE")
     kind: str = Field(default="shithead", max_length=16)
     status: str = Field(default=GameStatus.LOBBY, max_length=16)
-    rules: dict[str, Any] = Field(default_factory=dict, sa_type=JSONType)
+    rules: dict[str, Any] = Field(default_factory=dict, sa_type=JSONDoc)
     seed: int = Field(default=0, sa_type=BigInteger)
     dealer: int = Field(default=0)
-    snapshot: dict[str, Any] | None = Field(default=None, sa_type=JSONType, description="engine to_dict()")
+    snapshot: dict[str, Any] | None = Field(default=None, sa_type=JSONDoc, description="engine to_dict()")
     version: int = Field(default=1)
     move_count: int = Field(default=0, description="moves in the log")
     created_by: int | None = Field(default=None, sa_type=BigInteger)
@@ -148,7 +116,7 @@ class Game(SQLModel, table=True):
     last_nudge_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     pause_votes: list[int] = Field(
         default_factory=list,
-        sa_type=JSONType,
+        sa_type=JSONDoc,
         sa_column_kwargs={"server_default": text("'[]'")},
         description="players voting to pause",
     )
@@ -189,7 +157,7 @@ class Move(SQLModel, table=True):
     seat: int
     move: str = Field(max_length=16)
     actor: str = Field(default="human", max_length=16, description="human, computer, timeout")
-    events: list[dict[str, Any]] = Field(default_factory=list, sa_type=JSONType)
+    events: list[dict[str, Any]] = Field(default_factory=list, sa_type=JSONDoc)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
 
 
@@ -203,7 +171,7 @@ class Outbox(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     game_id: int | None = Field(default=None, foreign_key="game.id", ondelete="CASCADE", index=True)
     kind: str = Field(max_length=32)
-    payload: dict[str, Any] = Field(default_factory=dict, sa_type=JSONType)
+    payload: dict[str, Any] = Field(default_factory=dict, sa_type=JSONDoc)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     delivered_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     claimed_until: datetime | None = Field(default=None, sa_type=UTCDateTime, description="a worker is sending it")
