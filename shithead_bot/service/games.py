@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -32,6 +32,7 @@ from engine.ai import LEVELS
 from persistence import repo
 from persistence.models import Chat, Game, GameStatus, Player, Seat, utcnow
 from persistence.models import Move as MoveRow
+from shithead_bot.names import computer_name
 from shithead_bot.service.autoplay import computer_move, timeout_moves
 from shithead_bot.service.errors import (
     AlreadyJoinedError,
@@ -62,7 +63,6 @@ from shithead_bot.timers.policy import (
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], datetime]
-COMPUTER_NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo")
 ACTIVE = (GameStatus.SWAPPING, GameStatus.PLAYING)
 
 
@@ -103,6 +103,7 @@ class Ctx:
     move_rows: list[dict[str, Any]] = field(default_factory=list)  # the move log rows to insert
     quiet: dict[int, QuietHours] = field(default_factory=dict)  # seat number -> its player's quiet hours
     languages: dict[int, str] = field(default_factory=dict)  # seat number -> its player's Telegram language
+    removed: set[int] = field(default_factory=set)  # seats removed for timing out (told once, not twice)
     notices: list[Notice] = field(default_factory=list)
 
     def seat_of(self, player_id: int) -> Seat | None:
@@ -233,10 +234,13 @@ class GameService:
 
     async def ensure_chat(self, chat_id: int, kind: str, title: str) -> Chat:
         async with self.transaction() as session:
-            chat = await repo.ensure_chat(session=session, chat_id=chat_id, kind=kind, title=title)
-            if chat.turn_seconds == 86400 and self.settings.default_turn_seconds != 86400:
-                chat.turn_seconds = self.settings.default_turn_seconds
-            return chat
+            return await self._chat(session, chat_id, kind, title)
+
+    async def _chat(self, session: AsyncSession, chat_id: int, kind: str, title: str) -> Chat:
+        """The chat row; a new chat gets the configured default turn time."""
+        return await repo.ensure_chat(
+            session=session, chat_id=chat_id, kind=kind, title=title, turn_seconds=self.settings.default_turn_seconds
+        )
 
     async def update_chat(self, chat_id: int, **settings: object) -> Chat:
         """Change a chat's settings (game kind, preset, house rules, turn time, reminders…)."""
@@ -269,7 +273,7 @@ class GameService:
 
     async def bot_added(self, chat_id: int, kind: str, title: str) -> None:
         async with self.transaction() as session:
-            chat = await repo.ensure_chat(session=session, chat_id=chat_id, kind=kind, title=title)
+            chat = await self._chat(session, chat_id, kind, title)
             chat.bot_present = True
 
     async def migrate_chat(self, old_id: int, new_id: int) -> list[int]:
@@ -307,7 +311,7 @@ class GameService:
 
         ``kind``/``preset``/``house_rules`` override the chat's settings for this game only."""
         async with self.transaction() as session:
-            chat = await repo.ensure_chat(session=session, chat_id=chat_id, kind=chat_kind, title=chat_title)
+            chat = await self._chat(session, chat_id, chat_kind, chat_title)
             existing = await repo.open_game_in_chat(session=session, chat_id=chat_id)
             if existing is not None:
                 raise AlreadyOpenError(existing.id or 0, existing.status)
@@ -366,7 +370,7 @@ class GameService:
             self._seat_or_raise(ctx, user_id)
             self._check_room(ctx)
             used = {s.name for s in ctx.seats}
-            name = next(n for n in (*COMPUTER_NAMES, *(f"Bot {i}" for i in range(11, 30))) if f"🤖 {n}" not in used)
+            name = next(computer_name(i) for i in range(30) if f"🤖 {computer_name(i)}" not in used)
             seat = Seat(game_id=game_id, number=len(ctx.seats), computer_level=level, name=f"🤖 {name}")
             ctx.seats.append(await repo.add_seat(session=session, seat=seat))
             ctx.notify(NoticeKind.LOBBY)
@@ -496,7 +500,8 @@ class GameService:
         state = ctx.state
         assert state is not None
         status_before = ctx.game.status
-        self._play_computers(ctx)
+        if status_before != GameStatus.PAUSED:  # a paused game waits, computers too
+            self._play_computers(ctx)
         ctx.game.snapshot = state.to_dict()
         for seat, seq in ctx.moved:
             ctx.seat(seat).keyboard_version = ctx.game.version
@@ -504,6 +509,8 @@ class GameService:
         self._announce(ctx)
         if state.is_over:
             self._finish(ctx)
+        elif status_before == GameStatus.PAUSED:
+            ctx.game.paused_from = GameStatus.SWAPPING if state.phase.value == "swap" else GameStatus.PLAYING
         else:
             ctx.game.status = GameStatus.SWAPPING if state.phase.value == "swap" else GameStatus.PLAYING
             new_phase = ctx.game.status != status_before
@@ -545,7 +552,7 @@ class GameService:
                 ctx.notify(NoticeKind.ANNOUNCE, event.seat, what="went_out", place=event.place, seq=seq)
             elif isinstance(event, ev.Eliminated) and ctx.state and not ctx.state.is_over:
                 ctx.notify(NoticeKind.ANNOUNCE, event.seat, what="eliminated", place=event.place, seq=seq)
-            elif isinstance(event, ev.Forfeited):
+            elif isinstance(event, ev.Forfeited) and event.seat not in ctx.removed:
                 ctx.notify(NoticeKind.ANNOUNCE, event.seat, what="forfeited", place=event.place, seq=seq)
 
     def _finish(self, ctx: Ctx) -> None:
@@ -619,8 +626,8 @@ class GameService:
         async with self.transaction() as session:
             ctx = await self._load(session, game_id)
             self._require(ctx, GameStatus.PAUSED)
-            if ctx.seat_of(user_id) is None:
-                self._creator_or_admin(ctx, user_id, is_admin)
+            if not is_admin and ctx.game.created_by != user_id and user_id not in self._players_still_in(ctx):
+                raise NotAllowedError("only a player still in the game, its creator or a chat admin may resume")
             ctx.game.status = ctx.game.paused_from or GameStatus.PLAYING
             ctx.game.paused_at = ctx.game.paused_from = None
             self._restart_clock(ctx)
@@ -645,7 +652,8 @@ class GameService:
             return await self._commit(ctx)
 
     async def rematch(self, game_id: int, user_id: int) -> Result:
-        """The same players again, in a new game dealt by the loser (or the worst place)."""
+        """The same players again (but those who left), in a new game dealt by the loser (or the
+        worst place)."""
         async with self.transaction() as session:
             old = await self._load(session, game_id, write=False)
             if old.game.status != GameStatus.FINISHED:
@@ -655,9 +663,10 @@ class GameService:
             existing = await repo.open_game_in_chat(session=session, chat_id=old.game.chat_id)
             if existing is not None:
                 raise AlreadyOpenError(existing.id or 0, existing.status)
-            outcome = old.state.outcome if old.state else None
-            worst = max(old.seats, key=lambda s: (s.place or 0, s.is_loser)).number
-            dealer = outcome.loser if outcome and outcome.loser is not None else worst
+            kept = [s for s in old.seats if not s.forfeited]  # who left (or was removed) is not dealt in again
+            if len(kept) < 2:
+                raise TooFewPlayersError("fewer than two players are left for a rematch")
+            worst = max(kept, key=lambda s: (s.is_loser, s.place or 0))
             game = await repo.add_game(
                 session=session,
                 game=Game(
@@ -665,16 +674,16 @@ class GameService:
                     kind=old.game.kind,
                     rules=old.game.rules,
                     created_by=user_id,
-                    dealer=dealer,
+                    dealer=kept.index(worst),
                     rematch_of=game_id,
                     turn_seconds=old.chat.turn_seconds,
                 ),
             )
             ctx = Ctx(session, game, [], old.chat, self.clock())
-            for seat in old.seats:
+            for number, seat in enumerate(kept):
                 clone = Seat(
                     game_id=game.id or 0,
-                    number=seat.number,
+                    number=number,
                     player_id=seat.player_id,
                     computer_level=seat.computer_level,
                     name=seat.name,
@@ -707,22 +716,25 @@ class GameService:
         seat.timeouts_in_row += 1
         limit = ctx.chat.max_timeouts
         if limit and seat.timeouts_in_row >= limit and state.phase.value != "swap":
+            ctx.removed.add(number)
             self._apply(ctx, number, Forfeit(), "timeout")
             ctx.notify(NoticeKind.ANNOUNCE, number, what="removed", timeouts=seat.timeouts_in_row)
             return
-        moves = timeout_moves(state, number, ctx.game.seed + ctx.game.move_count)
-        first_seq = ctx.game.move_count + 1
-        for move in moves:
+        # The move log marks these moves "timeout": the table tells who timed out and what was done.
+        for move in timeout_moves(state, number, ctx.game.seed + ctx.game.move_count):
             self._apply(ctx, number, move, "timeout")
-        ctx.notify(NoticeKind.ANNOUNCE, number, what="timed_out", seq=first_seq, moves=[str(m) for m in moves])
 
     # ----------------------------------------------------------------- idle players: the timers' use cases
 
     async def due(self, limit: int = 100) -> list[tuple[int, int]]:
-        """Games whose timer is due now, as (id, version) to fire (claimed SKIP LOCKED on PostgreSQL)."""
-        skip = self.dialect == "postgresql"
-        async with self.sessions() as session, session.begin():
-            return await repo.due_game_versions(session=session, now=self.clock(), limit=limit, skip_locked=skip)
+        """Games whose timer is due now, as (id, version) to fire with :meth:`fire_due`."""
+        async with self.sessions() as session:
+            return await repo.due_game_versions(session=session, now=self.clock(), limit=limit)
+
+    async def leaderboard(self, chat_id: int, min_games: int = 3) -> list[repo.StatsRow]:
+        """A chat's players with at least ``min_games`` finished games, best average place first."""
+        async with self.sessions() as session:
+            return await repo.chat_leaderboard(session=session, chat_id=chat_id, min_games=min_games)
 
     async def next_due_at(self) -> datetime | None:
         async with self.sessions() as session:
@@ -730,9 +742,12 @@ class GameService:
 
     async def fire_due(self, game_id: int, version: int) -> Result | None:
         """Whatever is due for this game: a reminder, the action at a deadline, a grace period for a
-        deadline nobody was watching, or closing a stale lobby or pause. ``version`` is what the sweep
-        saw: if the game moved since, the timer lost the race (StaleVersionError). None: nothing due,
-        or another worker holds the game right now."""
+        deadline nobody was watching, or closing a stale lobby or pause.
+
+        ``version`` is what the sweep saw: if the game moved since (a real move, or another worker's
+        firing), the timer lost the race (StaleVersionError) — that is what makes a deadline fire
+        once. On PostgreSQL the game row is locked FOR UPDATE SKIP LOCKED, so a worker does not even
+        wait for a game another worker is firing: None (as when nothing is due any more)."""
         async with self.transaction() as session:
             ctx = await self._read(session, game_id, lock=True, skip_locked=self.dialect == "postgresql")
             if ctx is None:
@@ -744,18 +759,18 @@ class GameService:
                 return None
             self._bump(ctx)
             if game.status == GameStatus.LOBBY:
-                self._expire(ctx, "lobby_expired", NoticeKind.LOBBY)
+                self._expire(ctx, "lobby_expired", NoticeKind.LOBBY, days=self.settings.lobby_expiry_days)
             elif game.status == GameStatus.PAUSED:
-                self._expire(ctx, "pause_expired", NoticeKind.TABLE)
+                self._expire(ctx, "pause_expired", NoticeKind.TABLE, days=self.settings.paused_expiry_days)
             elif game.status in ACTIVE:
                 self._fire_turn_timer(ctx)
             else:
                 game.due_at = None
             return await self._commit(ctx)
 
-    def _expire(self, ctx: Ctx, what: str, kind: NoticeKind) -> None:
+    def _expire(self, ctx: Ctx, what: str, kind: NoticeKind, days: int) -> None:
         self._close(ctx, GameStatus.ABORTED)
-        ctx.notify(NoticeKind.ANNOUNCE, what=what)
+        ctx.notify(NoticeKind.ANNOUNCE, what=what, days=days)
         ctx.notify(kind)
 
     def _fire_turn_timer(self, ctx: Ctx) -> None:
@@ -773,6 +788,12 @@ class GameService:
                 if not ctx.seat(number).computer_level:
                     self._time_out(ctx, number)
             self._settle(ctx)
+
+    @staticmethod
+    def _players_still_in(ctx: Ctx) -> set[int]:
+        """The people whose seats still hold cards (or lives): not out, not gone."""
+        active = set(ctx.state.active_seats()) if ctx.state else set()
+        return {s.player_id for s in ctx.seats if s.player_id is not None and s.number in active}
 
     def _humans_to_act(self, ctx: Ctx) -> list[Seat]:
         numbers = ctx.state.seats_to_act() if ctx.state else []
@@ -836,8 +857,10 @@ class GameService:
                 self._pause(ctx)
                 return await self._commit(ctx)
             self._seat_or_raise(ctx, user_id)
+            voters = self._players_still_in(ctx)
+            if user_id not in voters:
+                raise NotAllowedError("only a player still in the game may vote")
             votes = sorted({*ctx.game.pause_votes, user_id})
-            voters = [s.player_id for s in ctx.seats if s.player_id and not s.forfeited and s.place is None]
             ctx.game.pause_votes = votes
             if 2 * len([v for v in votes if v in voters]) > len(voters):
                 self._pause(ctx)
@@ -846,15 +869,21 @@ class GameService:
             return await self._commit(ctx)
 
     async def set_turn_time(self, chat_id: int, seconds: int | None) -> Chat:
-        """A chat's turn time; its open game uses it from the next turn."""
+        """A chat's turn time. Its open game uses it from the next turn; a game that had no time
+        limit gets one for the current turn at once (else an absent player would hold it forever)."""
         async with self.transaction() as session:
             chat = await repo.get_chat(session=session, chat_id=chat_id)
             if chat is None:
                 raise GameNotFoundError(f"unknown chat {chat_id}")
             chat.turn_seconds = seconds
             game = await repo.open_game_in_chat(session=session, chat_id=chat_id)
-            if (game is not None and game.status != GameStatus.LOBBY) or game is not None:
-                game.turn_seconds = seconds
+            if game is not None:
+                ctx = await self._load(session, game.id or 0)
+                ctx.game.turn_seconds = seconds
+                if ctx.game.status in ACTIVE and (seconds is None or ctx.game.deadline_at is None):
+                    self._restart_clock(ctx)
+                    ctx.notify(NoticeKind.TABLE)
+                await self._commit(ctx)
             return chat
 
     async def set_quiet_hours(self, player_id: int, quiet: QuietHours | None) -> None:
@@ -945,13 +974,6 @@ class GameService:
     def _creator_or_admin(self, ctx: Ctx, user_id: int, is_admin: bool) -> None:
         if not is_admin and ctx.game.created_by != user_id:
             raise NotAllowedError("only the game's creator or a chat admin may do this")
-
-
-def is_conflict(exc: BaseException) -> bool:
-    """A database error that means "someone else got there first"."""
-    return isinstance(exc, StaleVersionError | StaleDataError) or (
-        isinstance(exc, DBAPIError) and "locked" in str(exc).lower()
-    )
 
 
 __all__: Sequence[str] = ["GameService", "Result", "ServiceError", "UserInfo"]

@@ -17,8 +17,7 @@ class NoticeKind(StrEnum):
     SWAP = "swap"  # a seat's swap-phase keyboard changed
     MOVED = "moved"  # a seat moved: its private message shows what happened, without buttons
     ANNOUNCE = "announce"  # a new group message: game started, someone went out, the end…
-    REMINDER = "reminder"  # a private reminder before a deadline
-    CONTACT = "contact"  # a player cannot be messaged: ask them in the group to open the bot
+    REMINDER = "reminder"  # a private reminder before a deadline (or a nudge, or a grace period)
 
 
 @dataclass(frozen=True)
