@@ -275,6 +275,7 @@ class NeighborState:
             deck_count=len(self.deck),
             legal_moves=() if seat is None else tuple(self.legal_moves(seat)),
             outcome=self.outcome,
+            neighbour=None if seat is None or self.lives[seat] <= 0 or self.is_over else self._next_alive(seat),
         )
 
     def copy(self) -> NeighborState:

@@ -3,6 +3,10 @@
 A preset is a named :class:`Rules` value; a house rule is the same value with a field changed.
 Behaviour always looks the rule up, never the preset's name.
 
+Decided here: on a *lower* card, another rank whose power is *lower* and not wild (possible only as
+a house rule with two lower ranks) is played by value like a plain card (RULES.md §1.6 names plain,
+skip and reverse only).
+
 >>> r = PRESETS["classic"].with_rule("four_burns", "on")
 >>> r.power(7), r.four_burns, r.lowest_plain_rank
 (<Power.LOWER: 'lower'>, True, 3)
@@ -137,7 +141,7 @@ class Rules:
             except ValueError as exc:
                 raise RulesError(f"decks={value!r}: one or two decks") from exc
         if key == "loser_title":
-            return replace(self, loser_title=str(value).strip() or "Shithead")
+            return replace(self, loser_title=_title(str(value)))
         try:
             rank = parse_rank(key)
         except ValueError as exc:
@@ -206,6 +210,14 @@ class Rules:
         if self.decks == 2:
             on.append("two decks")
         return ", ".join(parts + on)
+
+
+def _title(text: str) -> str:
+    """A loser title from a house rule: printable, one line, at most 40 characters."""
+    title = " ".join("".join(ch for ch in text if ch.isprintable()).split())[:40]
+    if not title:
+        raise RulesError("loser_title: give a name, e.g. loser_title=Dishwasher")
+    return title
 
 
 def _value_text(value: object) -> str:

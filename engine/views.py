@@ -102,6 +102,7 @@ class NeighborView:
     deck_count: int
     legal_moves: tuple[Move, ...]
     outcome: Outcome | None
+    neighbour: int | None = None  # the next seat still in, to this seat's left: whom a swap goes to
 
     def cards(self) -> list[Card]:
         """Every card this view names (for privacy checks)."""

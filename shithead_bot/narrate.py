@@ -47,8 +47,12 @@ class Narrator:
         rules: Rules | NeighborRules,
         language: str = "en",
         card_format: CardFormat = plain_card,
+        escape: Callable[[str], str] = str,
     ) -> None:
-        self.names = list(names)
+        """``escape`` is applied to every text that comes from people (names, a house rule's loser
+        title) — ``html.escape`` for Telegram's HTML messages."""
+        self.escape = escape
+        self.names = [escape(name) for name in names]
         self.rules = rules
         self.fmt = card_format
         self.language = language
@@ -152,7 +156,8 @@ class Narrator:
             return _("{names} share the win!").format(names=", ".join(winners))
         if outcome.loser is None:
             return _("Game over — {name} wins!").format(name=self.name(outcome.winners[0]))
-        return _("{name} is the {title}! 💩").format(name=self.name(outcome.loser), title=self.rules.loser_title)
+        title = self.escape(self.rules.loser_title)
+        return _("{name} is the {title}! 💩").format(name=self.name(outcome.loser), title=title)
 
     # ----------------------------------------------------------------- Neighbor
 

@@ -6,13 +6,8 @@ out-of-date schema — ends with one line on stderr and exit code 2, not a trace
 
 from __future__ import annotations
 
-import asyncio
-import hashlib
 import logging
 import sys
-
-from telegram import Bot, Update
-from telegram.error import InvalidToken, NetworkError
 
 from persistence.migrate import SchemaOutOfDateError, require_current, upgrade
 from shithead_bot.settings import Settings
@@ -23,18 +18,6 @@ def configure_logging(level: str) -> None:
     logging.getLogger("httpx").setLevel(logging.WARNING)  # it would log every URL, token included
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
     logging.getLogger("alembic").setLevel(logging.WARNING)
-
-
-async def check_token(settings: Settings, token: str) -> str | None:
-    """Ask the Bot API who we are before starting; a one-line reason when that fails."""
-    bot = Bot(token, base_url=settings.telegram_api_url.rstrip("/"))
-    try:
-        async with bot:
-            return None
-    except InvalidToken:
-        return "the bot token was rejected by the Bot API (check TELEGRAM_BOT_TOKEN)"
-    except NetworkError as exc:
-        return f"cannot reach the Bot API at {settings.telegram_api_url}: {exc}"
 
 
 def fail(message: str) -> int:
@@ -56,28 +39,7 @@ def run(settings: Settings, *, migrate: bool = True) -> int:
         return fail(str(exc))
     except Exception as exc:  # an unreachable or broken database: say so in one line
         return fail(f"cannot open the database: {type(exc).__name__}: {exc}".splitlines()[0])
-    problem = asyncio.run(check_token(settings, token))
-    if problem:
-        return fail(problem)
-    from shithead_bot.telegram.app import build_application
+    from shithead_bot.telegram.app import run_bot  # the Telegram side, only when it is needed
 
-    app = build_application(settings, token)
-    try:
-        if settings.webhook_url:
-            path = hashlib.sha256(token.encode()).hexdigest()[:32]
-            secret = settings.secret_token.get_secret_value() if settings.secret_token else None
-            app.run_webhook(
-                listen=settings.listen,
-                port=settings.port,
-                url_path=path,
-                webhook_url=f"{settings.webhook_url.rstrip('/')}/{path}",
-                secret_token=secret,
-                allowed_updates=Update.ALL_TYPES,
-            )
-        else:
-            app.run_polling(allowed_updates=Update.ALL_TYPES)
-    except InvalidToken:
-        return fail("the bot token was rejected by the Bot API (check TELEGRAM_BOT_TOKEN)")
-    except NetworkError as exc:
-        return fail(f"cannot reach the Bot API at {settings.telegram_api_url}: {exc}")
-    return 0
+    problem = run_bot(settings, token)
+    return fail(problem) if problem else 0

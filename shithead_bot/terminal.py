@@ -37,10 +37,9 @@ from engine import (
 )
 from engine.ai import Player, make_player
 from engine.cards import parse_rank
+from shithead_bot.names import computer_name
 from shithead_bot.narrate import Narrator, cards_text, ordinal
 
-COMPUTER_NAMES: tuple[str, ...] = ("Ann", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo")
-COMPUTER_NAMES += tuple(f"Player {i}" for i in range(11, 21))
 RED = "\033[31m"
 BOLD = "\033[1m"
 RESET = "\033[0m"
@@ -153,9 +152,10 @@ _RANK = r"(10|[2-9]|[jqka]|t)"
 def _rank_and_count(words: str) -> tuple[int, int]:
     compact = words.replace(" ", "")
     patterns: list[tuple[str, Callable[[re.Match[str]], tuple[str, int]]]] = [
+        # A rank said again and again counts first: "qq", "33", "1010" are two Queens, 3s, 10s.
+        (rf"^(?:{_RANK})\1*$", lambda m: (m.group(1), len(compact) // len(m.group(1)))),
         (rf"^(\d)x?{_RANK}$", lambda m: (m.group(2), int(m.group(1)))),
         (rf"^{_RANK}x(\d)$", lambda m: (m.group(1), int(m.group(2)))),
-        (rf"^(?:{_RANK})\1*$", lambda m: (m.group(1), len(compact) // len(m.group(1)))),
     ]
     spaced = re.fullmatch(rf"(\d) {_RANK}", words)
     if spaced:
@@ -270,7 +270,8 @@ class TerminalGame:
         self.state: AnyState = new_game(kind, rules, seats, seed)
         self.auto = auto
         self.human = None if auto else 0
-        self.names = list(COMPUTER_NAMES[:seats]) if auto else [name, *COMPUTER_NAMES[: seats - 1]]
+        computers = [computer_name(n) for n in range(seats)]
+        self.names = computers if auto else [name, *computers[: seats - 1]]
         self.players: dict[int, Player] = {
             s: make_player(level, seed * 31 + s) for s in range(seats) if s != self.human
         }

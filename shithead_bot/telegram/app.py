@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 from datetime import timedelta
 
 from sqlalchemy.engine import make_url
-from telegram import BotCommand, Update
+from telegram import Bot, BotCommand, Update
+from telegram.error import InvalidToken, NetworkError
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -32,6 +34,46 @@ from shithead_bot.timers.sweeper import Sweeper
 
 log = logging.getLogger("shithead_bot")
 LEFTOVER_AGE = timedelta(seconds=2)  # younger notices are being delivered by the update that made them
+
+
+async def check_token(settings: Settings, token: str) -> str | None:
+    """Ask the Bot API who we are before starting; a one-line reason when that fails."""
+    bot = Bot(token, base_url=settings.telegram_api_url.rstrip("/"))
+    try:
+        async with bot:
+            return None
+    except InvalidToken:
+        return "the bot token was rejected by the Bot API (check TELEGRAM_BOT_TOKEN)"
+    except NetworkError as exc:
+        return f"cannot reach the Bot API at {settings.telegram_api_url}: {exc}"
+
+
+def run_bot(settings: Settings, token: str) -> str | None:
+    """Run until stopped: long polling, or a webhook when ``settings.webhook_url`` is set. Returns a
+    one-line reason when the bot cannot start."""
+    problem = asyncio.run(check_token(settings, token))
+    if problem:
+        return problem
+    app = build_application(settings, token)
+    try:
+        if settings.webhook_url:
+            path = hashlib.sha256(token.encode()).hexdigest()[:32]
+            secret = settings.secret_token.get_secret_value() if settings.secret_token else None
+            app.run_webhook(
+                listen=settings.listen,
+                port=settings.port,
+                url_path=path,
+                webhook_url=f"{settings.webhook_url.rstrip('/')}/{path}",
+                secret_token=secret,
+                allowed_updates=Update.ALL_TYPES,
+            )
+        else:
+            app.run_polling(allowed_updates=Update.ALL_TYPES)
+    except InvalidToken:
+        return "the bot token was rejected by the Bot API (check TELEGRAM_BOT_TOKEN)"
+    except NetworkError as exc:
+        return f"cannot reach the Bot API at {settings.telegram_api_url}: {exc}"
+    return None
 
 
 def build_application(settings: Settings, token: str) -> Application:

@@ -88,7 +88,7 @@ class Renderer:
         self._n = t.ngettext
         self.rules = rules_from_dict(ctx.game.kind, ctx.game.rules)
         self.names = [s.name for s in ctx.seats]
-        self.narrator = Narrator([esc(n) for n in self.names], self.rules, language)
+        self.narrator = Narrator(self.names, self.rules, language, escape=esc)
 
     # ----------------------------------------------------------------- small pieces
 
@@ -97,7 +97,7 @@ class Renderer:
         return InlineKeyboardButton(text, callback_data=data)
 
     def deep_link(self, action: str) -> str:
-        return f"https://t.me/{self.bot_username}?start={self.codec.deep_link_payload(action, self.ctx.game.id or 0)}"
+        return self.codec.deep_link(self.bot_username, action, self.ctx.game.id or 0)
 
     def title(self) -> str:
         _ = self._
@@ -370,22 +370,13 @@ class Renderer:
         if view.to_act != view.seat:
             return Rendered("\n".join(lines))
         dealer = view.dealer == view.seat
-        neighbour = self._next_alive(view)
+        neighbour = view.neighbour if view.neighbour is not None else view.seat or 0
         trade = _("Trade with the deck") if dealer else _("Swap with {name}").format(name=self.names[neighbour])
         buttons = [
             self.button(_("Keep"), Action.MOVE, version, "k"),
             self.button(trade, Action.MOVE, version, "s"),
         ]
         return Rendered("\n".join(lines), [buttons])
-
-    @staticmethod
-    def _next_alive(view: NeighborView) -> int:
-        seat = view.seat or 0
-        n = len(view.seats)
-        other = (seat + 1) % n
-        while not view.seats[other].active:
-            other = (other + 1) % n
-        return other
 
     def moved(self, seat: Seat, moves: Sequence[MoveRow]) -> Rendered:
         """The mover's private message once the move is made: what happened, no buttons."""
@@ -436,7 +427,11 @@ class Renderer:
                 )
             )
         if what == "pause_expired":
-            return Rendered(_("Game #{id} was paused too long and is closed.").format(id=self.ctx.game.id))
+            return Rendered(
+                _("Game #{id} was paused for {days} days and is closed.").format(
+                    id=self.ctx.game.id, days=data.get("days", 30)
+                )
+            )
         return None
 
     def game_over(self, data: dict[str, Any]) -> Rendered:

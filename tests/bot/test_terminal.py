@@ -50,11 +50,12 @@ def position(hand: list[int], pile: list[int], face_up: list[int] | None = None,
         ("Q×2", Play(H, 12, 2)),
         ("10", Play(H, 10, 1)),
         ("1010", Play(H, 10, 1 * 2)),
+        ("44", Play(H, 4, 2)),
         ("  k ", Play(H, 13, 1)),
     ],
 )
 def test_people_type_ranks_and_counts(text: str, move: Play) -> None:
-    state = position(hand=[12, 12, 10, 10, 13, 4], pile=[9])
+    state = position(hand=[12, 12, 10, 10, 13, 4, 4], pile=[2])
     assert parse_input(text, state.view(0)) == move
 
 

@@ -17,6 +17,7 @@ from shithead_bot.i18n import pick_language
 from shithead_bot.service import NeedsPrivateChatError, NotAPlayerError, ServiceError, StaleVersionError
 from shithead_bot.telegram.callback_data import Action, BadCallbackError, Button
 from shithead_bot.telegram.context import BotContext, bot_context, is_chat_admin, texts, user_info
+from shithead_bot.telegram.deliver import PlayerUnreachableError
 from shithead_bot.telegram.render import Renderer
 from shithead_bot.telegram.replies import refusal
 
@@ -50,12 +51,12 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.warning("refused a press by user %s: %s", query.from_user.id, exc)
         await query.answer(refusal(exc, t))
         return
-    except NeedsPrivateChatError as exc:
-        link = f"https://t.me/{ctx.bot_username}?start={ctx.codec.deep_link_payload('join', exc.game_id or 0)}"
-        await query.answer(url=link)
+    except NeedsPrivateChatError as exc:  # one tap opens the private chat and finishes the job
+        action = "join" if pressed.action == Action.JOIN else "hand"
+        await query.answer(url=ctx.codec.deep_link(ctx.bot_username, action, exc.game_id or 0))
         return
-    except ServiceError as exc:
-        log.info("refused a press by user %s: %s (%s)", query.from_user.id, type(exc).__name__, exc)
+    except ServiceError as exc:  # the class only: an engine's reason may describe the presser's hand
+        log.info("refused a press by user %s: %s", query.from_user.id, type(exc).__name__)
         await query.answer(refusal(exc, t))
         return
     # The answer goes out first; the next player's message need not wait for Telegram's reply to it.
@@ -149,7 +150,10 @@ async def hand(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b
     seat = game.seat_of(update.effective_user.id)
     if seat is None:
         raise NotAPlayerError("not a player")
-    await ctx.delivery.send_hand(game, seat)
+    try:
+        await ctx.delivery.send_hand(game, seat)
+    except PlayerUnreachableError as exc:
+        raise NeedsPrivateChatError(update.effective_user.id, b.game_id) from exc
     return Done(texts(update).gettext("Sent to our private chat."))
 
 

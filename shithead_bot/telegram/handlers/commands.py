@@ -6,12 +6,12 @@ import logging
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ParseMode
+from telegram.error import Forbidden
 from telegram.ext import ContextTypes
 
 from engine import GAME_KINDS, PRESETS, EngineError, rules_from_dict
-from persistence import repo
 from shithead_bot.i18n import N_, pick_language
-from shithead_bot.service import Ctx, ServiceError
+from shithead_bot.service import Ctx, GameNotFoundError, ServiceError
 from shithead_bot.telegram.callback_data import Action, BadCallbackError, Button
 from shithead_bot.telegram.context import BotContext, bot_context, is_chat_admin, is_private, texts, user_info
 from shithead_bot.telegram.deliver import PlayerUnreachableError
@@ -95,7 +95,11 @@ async def _join(update: Update, ctx: BotContext, game_id: int) -> None:
 
 async def _send_hand(update: Update, ctx: BotContext, game_id: int) -> None:
     assert update.effective_user is not None
-    game = await ctx.service.game_view(game_id)
+    try:
+        game = await ctx.service.game_view(game_id)
+    except GameNotFoundError as exc:
+        await reply(update, refusal(exc, texts(update)))
+        return
     seat = game.seat_of(update.effective_user.id)
     if seat is None:
         await reply(update, texts(update).gettext("You are not playing in this game."))
@@ -197,7 +201,7 @@ async def hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         try:
             await ctx.delivery.send_hand(game, found.seat)
         except PlayerUnreachableError:
-            link = f"https://t.me/{ctx.bot_username}?start={ctx.codec.deep_link_payload('hand', found.game.id or 0)}"
+            link = ctx.codec.deep_link(ctx.bot_username, "hand", found.game.id or 0)
             button = InlineKeyboardButton(texts(update).gettext("Open the bot"), url=link)
             await reply(
                 update,
@@ -208,7 +212,8 @@ async def hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def games(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/games: your open games, one button each to get your cards again."""
+    """/games: your open games, one button each to get your cards again — always in private, since
+    it names your other chats."""
     ctx = bot_context(context)
     user = update.effective_user
     if user is None:
@@ -216,16 +221,26 @@ async def games(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     _ = texts(update).gettext
     mine = await ctx.service.games_of(user.id)
     if not mine:
-        await reply(update, _("You have no game going on. Start one with /newgame."))
+        text, markup = _("You have no game going on. Start one with /newgame."), None
+    else:
+        lines, buttons = [_("Your games:")], []
+        for found in mine:
+            title = esc(found.chat.title or _("private game"))
+            lines.append(f"#{found.game.id} · {title} · {found.game.kind} · {found.game.status}")
+            data = ctx.codec.encode(Button(Action.HAND, found.game.id or 0))
+            label = _("🃏 #{id} {title}").format(id=found.game.id, title=found.chat.title)
+            buttons.append([InlineKeyboardButton(label, callback_data=data)])
+        text, markup = "\n".join(lines), InlineKeyboardMarkup(buttons)
+    if is_private(update.effective_chat):
+        await reply(update, text, markup)
         return
-    lines, buttons = [_("Your games:")], []
-    for found in mine:
-        title = esc(found.chat.title or _("private game"))
-        lines.append(f"#{found.game.id} · {title} · {found.game.kind} · {found.game.status}")
-        data = ctx.codec.encode(Button(Action.HAND, found.game.id or 0))
-        label = _("🃏 #{id} {title}").format(id=found.game.id, title=found.chat.title)
-        buttons.append([InlineKeyboardButton(label, callback_data=data)])
-    await reply(update, "\n".join(lines), InlineKeyboardMarkup(buttons))
+    try:
+        await context.bot.send_message(user.id, text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    except Forbidden:
+        link = InlineKeyboardButton(_("Open the bot"), url=f"https://t.me/{ctx.bot_username}")
+        await reply(update, _("I cannot message you yet: open our chat first."), InlineKeyboardMarkup([[link]]))
+        return
+    await reply(update, _("I sent your games to our private chat."))
 
 
 async def forfeit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -279,8 +294,7 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if chat is None:
         return
     _ = texts(update).gettext
-    async with ctx.service.sessions() as session:
-        board = await repo.chat_leaderboard(session=session, chat_id=chat.id, min_games=3)
+    board = await ctx.service.leaderboard(chat.id)
     if not board:
         await reply(update, _("No leaderboard yet: it takes 3 finished games per player."))
         return
