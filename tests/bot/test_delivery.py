@@ -55,3 +55,14 @@ async def test_private_messages_follow_each_players_language(
     assert "Hand:" in to_bob
     assert "Hand:" not in to_amelie
     assert "Swap phase" in to_group  # groups: English unless the chat says otherwise
+
+
+def test_house_rule_titles_and_names_are_escaped() -> None:
+    from engine import PRESETS, Outcome
+    from shithead_bot.narrate import Narrator
+    from shithead_bot.telegram.render import esc
+
+    rules = PRESETS["standard"].with_rule("loser_title", "<i>Dishwasher</i>\u0000 & co")
+    narrator = Narrator(["<b>Eve</b>", "Bob"], rules, escape=esc)
+    line = narrator.result(Outcome((2, 1), (1,), 0))
+    assert line == "&lt;b&gt;Eve&lt;/b&gt; is the &lt;i&gt;Dishwasher&lt;/i&gt; &amp; co! 💩"

@@ -13,6 +13,7 @@ from shithead_bot.service import (
     NotAllowedError,
     NoticeKind,
     StaleVersionError,
+    TooFewPlayersError,
     WrongStateError,
 )
 from tests.conftest import FakeClock
@@ -226,3 +227,42 @@ async def test_removal_after_timeouts_in_a_row(sessions: async_sessionmaker[Asyn
         assert any(s.timeouts_in_row == 2 for s in seats)
         game = await session.get(Game, game_id)
         assert game is not None
+
+
+async def test_a_forfeit_does_not_end_a_pause(sessions: async_sessionmaker[AsyncSession], clock: FakeClock) -> None:
+    service = make_service(sessions, clock)
+    game_id = await lobby_with(service, humans=3)
+    await service.start(game_id, user(0).id)
+    await service.pause(game_id, user(0).id)
+    result = await service.forfeit(game_id, user(2).id)
+    assert result.status == "paused"
+    ctx = await service.game_view(game_id)
+    assert ctx.game.deadline_at is None
+    with pytest.raises(NotAllowedError):
+        await service.resume(game_id, user(2).id)  # who left may not resume
+    assert (await service.resume(game_id, user(1).id)).status == "swapping"
+
+
+async def test_rematch_leaves_out_who_left(sessions: async_sessionmaker[AsyncSession], clock: FakeClock) -> None:
+    service = make_service(sessions, clock)
+    game_id = await lobby_with(service, humans=3)
+    await service.start(game_id, user(0).id)
+    await service.forfeit(game_id, user(2).id)
+    await service.forfeit(game_id, user(1).id)
+    ctx = await service.game_view(game_id)
+    assert ctx.game.status == "finished"
+    with pytest.raises(TooFewPlayersError):
+        await service.rematch(game_id, user(0).id)
+
+
+async def test_a_new_chat_gets_the_configured_turn_time(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+) -> None:
+    service = make_service(sessions, clock, default_turn_seconds=3600)
+    game_id = await lobby_with(service, humans=2)
+    ctx = await service.game_view(game_id)
+    assert ctx.chat.turn_seconds == 3600
+    assert ctx.game.turn_seconds == 3600
+    await service.set_turn_time(GROUP, 86400)
+    again = await service.ensure_chat(GROUP, "group", "Friends")
+    assert again.turn_seconds == 86400  # an admin's choice stays

@@ -93,3 +93,65 @@ async def _count_all(sessions: async_sessionmaker[AsyncSession]) -> int:
 
     async with sessions() as session:
         return int((await session.execute(select(func.count()).select_from(Row))).scalar_one())
+
+
+async def test_a_half_sent_batch_keeps_what_went_out(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+) -> None:
+    from shithead_bot.service.outbox import PartialDelivery
+
+    service = make_service(sessions, clock)
+    game_id = await lobby_with(service, humans=2)
+    await service.start(game_id, user(0).id)
+    seen: list[list[int]] = []
+
+    async def half(batch: list[Notice]) -> None:
+        seen.append([n.id or 0 for n in batch])
+        raise PartialDelivery([batch[0].id or 0], TimeoutError("Telegram timed out"))
+
+    outbox = Outbox(sessions, clock=clock)
+    assert await outbox.deliver(half) == 1
+    clock.advance(seconds=10)
+    sender = Sender()
+    await outbox.deliver(sender)
+    assert seen[0][0] not in sender.ids  # the first notice went out already: not again
+    assert set(seen[0][1:]) <= set(sender.ids)
+
+
+async def test_a_notice_that_always_fails_is_given_up(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+) -> None:
+    from shithead_bot.service.outbox import MAX_ATTEMPTS
+
+    service = make_service(sessions, clock)
+    await lobby_with(service, humans=1)
+    broken = Sender()
+    broken.broken = True
+    outbox = Outbox(sessions, clock=clock)
+    for _ in range(MAX_ATTEMPTS):
+        await outbox.deliver(broken)
+        clock.advance(seconds=10)
+    assert await outbox.pending() == 0
+
+
+async def test_two_postgresql_workers_send_each_notice_once(pg_db_url: str, clock: FakeClock) -> None:
+    from persistence.db import make_engine, make_sessionmaker
+
+    engines = [make_engine(pg_db_url) for _ in range(3)]
+    service = make_service(make_sessionmaker(engines[0]), clock)
+    for n in range(6):
+        game_id = await lobby_with(service, humans=2, chat_id=-60 - n)
+        await service.start(game_id, user(0).id)
+    sent: list[int] = []
+
+    async def slow(batch: list[Notice]) -> None:
+        await asyncio.sleep(0.05)
+        sent.extend(n.id or 0 for n in batch)
+
+    workers = [Outbox(make_sessionmaker(e), clock=clock) for e in engines[1:]]
+    await asyncio.gather(*(w.deliver(slow) for w in workers))
+    await asyncio.gather(*(w.deliver(slow) for w in workers))
+    for engine in engines:
+        await engine.dispose()
+    assert len(sent) == len(set(sent))
+    assert len(sent) == await _count_all(make_sessionmaker(make_engine(pg_db_url)))

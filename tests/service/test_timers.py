@@ -151,6 +151,11 @@ async def test_removed_after_n_timeouts_in_a_row_and_a_move_resets_the_count(
     ctx = await service.game_view(game_id)
     assert ctx.seat(idle).forfeited
     assert (idle, "f", "timeout") in await actors(sessions, game_id)
+    async with sessions() as session:
+        told = (await session.execute(select(Outbox.payload).where(Outbox.kind == "announce"))).scalars().all()
+    about_idle = [p["what"] for p in told if p.get("seat") == idle]
+    assert about_idle.count("removed") == 1
+    assert "forfeited" not in about_idle  # said once, not twice
 
 
 async def test_quiet_hours_silence_reminders_but_not_deadlines(
