@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
+from engine.errors import SchemaError
 from engine.events import Event
 from engine.moves import Move
 
@@ -35,6 +36,16 @@ class Outcome:
     def ranking(self) -> tuple[int, ...]:
         """Seats from best place to worst (ties keep seat order)."""
         return tuple(sorted(range(len(self.places)), key=lambda s: (self.places[s], s)))
+
+
+def checked_load(cls: Any, data: dict[str, Any], name: str) -> Any:
+    """``cls._from_fields(data)`` for data of this schema and kind; SchemaError for anything else."""
+    if not isinstance(data, dict) or data.get("schema") != SCHEMA_VERSION or data.get("kind") != cls.kind:
+        raise SchemaError(f"not a {name} state of schema {SCHEMA_VERSION}")
+    try:
+        return cls._from_fields(data)
+    except (KeyError, IndexError, TypeError, ValueError) as exc:
+        raise SchemaError(f"malformed {name} state: {exc!r}") from exc
 
 
 class GameState(Protocol):

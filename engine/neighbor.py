@@ -16,7 +16,7 @@ import random
 from typing import Any
 
 from engine.cards import CARDS, Card
-from engine.common import SCHEMA_VERSION, Outcome, Phase
+from engine.common import SCHEMA_VERSION, Outcome, Phase, checked_load
 from engine.errors import (
     GameOverError,
     IllegalMoveError,
@@ -317,12 +317,9 @@ class NeighborState:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> NeighborState:
-        if data.get("schema") != SCHEMA_VERSION or data.get("kind") != cls.kind:
-            raise SchemaError(f"not a Neighbor state of schema {SCHEMA_VERSION}")
-        try:
-            return cls._from_fields(data)
-        except (KeyError, IndexError, TypeError, ValueError) as exc:
-            raise SchemaError(f"malformed Neighbor state: {exc!r}") from exc
+        """Rebuild a state from :meth:`to_dict` data; raises SchemaError if it is not such data."""
+        state: NeighborState = checked_load(cls, data, "Neighbor")
+        return state
 
     @classmethod
     def _from_fields(cls, data: dict[str, Any]) -> NeighborState:

@@ -24,7 +24,7 @@ import random
 from typing import Any
 
 from engine.cards import CARDS, RANK_OF, Card, rank_text
-from engine.common import SCHEMA_VERSION, Outcome, Phase
+from engine.common import SCHEMA_VERSION, Outcome, Phase, checked_load
 from engine.errors import (
     CardNotOwnedError,
     GameOverError,
@@ -810,12 +810,8 @@ class ShitheadState:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ShitheadState:
         """Rebuild a state from :meth:`to_dict` data; raises SchemaError if it is not such data."""
-        if data.get("schema") != SCHEMA_VERSION or data.get("kind") != cls.kind:
-            raise SchemaError(f"not a Shithead state of schema {SCHEMA_VERSION}")
-        try:
-            return cls._from_fields(data)
-        except (KeyError, IndexError, TypeError, ValueError) as exc:
-            raise SchemaError(f"malformed Shithead state: {exc!r}") from exc
+        state: ShitheadState = checked_load(cls, data, "Shithead")
+        return state
 
     @classmethod
     def _from_fields(cls, data: dict[str, Any]) -> ShitheadState:

@@ -157,16 +157,21 @@ async def hand(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b
     return Done(texts(update).gettext("Sent to our private chat."))
 
 
-async def forfeit(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
-    """``ask`` shows the confirmation; ``yes.<user>`` forfeits that user (only they may press it)."""
+def confirmed(update: Update, b: Button) -> bool:
+    """A confirmation's answer (``yes.<user>`` / ``no.<user>``); only that user may press it."""
     assert update.effective_user is not None
-    assert update.callback_query is not None
+    answer, _sep, owner = b.argument.partition(".")
+    if not owner.isdigit() or int(owner) != update.effective_user.id:
+        raise NotAPlayerError("someone else's confirmation")
+    return answer == "yes"
+
+
+async def forfeit(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
+    """``yes.<user>`` forfeits that user's seat (only they may press it)."""
+    assert update.effective_user is not None
     _ = texts(update).gettext
     user_id = update.effective_user.id
-    answer, _sep, owner = b.argument.partition(".")
-    if owner and int(owner) != user_id:
-        raise NotAPlayerError("someone else's confirmation")
-    if answer == "yes":
+    if confirmed(update, b):
         await ctx.service.forfeit(b.game_id, user_id)
         await _close_confirmation(update, _("You left game #{id}.").format(id=b.game_id))
         return Done(None, b.game_id)
@@ -175,14 +180,11 @@ async def forfeit(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext
 
 
 async def abort(update: Update, context: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
+    """``yes.<user>`` aborts the game if that user is its creator or a chat admin."""
     assert update.effective_user is not None
-    assert update.callback_query is not None
     _ = texts(update).gettext
     user_id = update.effective_user.id
-    answer, _sep, owner = b.argument.partition(".")
-    if owner and int(owner) != user_id:
-        raise NotAPlayerError("someone else's confirmation")
-    if answer != "yes":
+    if not confirmed(update, b):
         await _close_confirmation(update, _("The game goes on."))
         return Done()
     game = await ctx.service.game_view(b.game_id)
