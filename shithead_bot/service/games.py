@@ -736,6 +736,15 @@ class GameService:
         async with self.sessions() as session:
             return await repo.chat_leaderboard(session=session, chat_id=chat_id, min_games=min_games)
 
+    async def player_record(self, player_id: int) -> repo.StatsRow | None:
+        """A player's finished games across every chat."""
+        async with self.sessions() as session:
+            return await repo.player_stats(session=session, player_id=player_id)
+
+    async def games_per_preset(self, chat_id: int) -> list[repo.PresetRow]:
+        async with self.sessions() as session:
+            return await repo.preset_stats(session=session, chat_id=chat_id)
+
     async def next_due_at(self) -> datetime | None:
         async with self.sessions() as session:
             return await repo.next_due_at(session=session)

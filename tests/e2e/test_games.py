@@ -50,6 +50,11 @@ async def test_one_human_and_two_computers(fake: FakeTelegram, bot: BotProcess, 
     game_id = await start_game(fake, alice, computers=2)
     text = await finish_and_audit(fake, bot, alice, game_id)
     assert "🤖" in text
+    await alice[0].command("/stats")
+    await fake.wait_for(lambda: find(fake, GROUP, alice[0].user_id, "Games played: standard 1") is not None, timeout=15)
+    await alice[0].command("/stats", chat_id=alice[0].user_id)
+    record = await fake.wait_for(lambda: find(fake, alice[0].user_id, alice[0].user_id, "Your record"), timeout=15)
+    assert "1 games" in record.text
 
 
 async def test_neighbor_to_the_end(fake: FakeTelegram, bot: BotProcess, players: list[Player]) -> None:

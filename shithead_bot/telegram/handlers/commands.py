@@ -288,17 +288,35 @@ async def _my_game(update: Update, ctx: BotContext) -> Ctx | None:
 
 
 async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/stats: this chat's leaderboard (players with at least 3 finished games)."""
+    """/stats: in a group, its leaderboard (3 finished games to be ranked) and its games per preset;
+    in private, your own record across every chat."""
     ctx = bot_context(context)
-    chat = update.effective_chat
-    if chat is None:
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
         return
     _ = texts(update).gettext
-    board = await ctx.service.leaderboard(chat.id)
-    if not board:
-        await reply(update, _("No leaderboard yet: it takes 3 finished games per player."))
+    if is_private(chat):
+        mine = await ctx.service.player_record(user.id)
+        if mine is None:
+            await reply(update, _("No finished game yet."))
+            return
+        await reply(
+            update,
+            _(
+                "🏆 Your record: {games} games, {wins} won, {losers} times the loser, average place {average:.2f}."
+            ).format(games=mine.games, wins=mine.firsts, losers=mine.losers, average=mine.average_place),
+        )
         return
-    lines = [_("🏆 <b>Leaderboard</b> (average place, wins, times loser)")]
+    board = await ctx.service.leaderboard(chat.id)
+    lines = (
+        [_("🏆 <b>Leaderboard</b> (average place, wins, times loser)")]
+        if board
+        else [_("No leaderboard yet: it takes 3 finished games per player.")]
+    )
     for i, row in enumerate(board, 1):
         lines.append(f"{i}. {esc(row.name)} — {row.average_place:.2f} · {row.firsts}/{row.games} · 💩{row.losers}")
+    presets = await ctx.service.games_per_preset(chat.id)
+    if presets:
+        played = " · ".join(f"{esc(p.preset)} {p.games}" for p in presets)
+        lines.append(_("Games played: {presets}").format(presets=played))
     await reply(update, "\n".join(lines))
