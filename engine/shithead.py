@@ -348,9 +348,30 @@ class ShitheadState:
             if not lst:
                 self.masks[seat] &= _CLEAR[rank]
             self.hand_count[seat] -= count
-            self.pile += cards
+            pile = self.pile
+            pile += cards
             events: list[Event] = [_tuple_new(Played, (seat, "h", cards))]
-            self._resolve(seat, rank, count, True, events)
+            c = self._c
+            if c.simple[rank] and not (
+                len(pile) >= 4
+                and self.rules.four_burns
+                and (count >= 4 or RANK_OF[pile[-count - 1]] == rank or c.invisible[RANK_OF[pile[-count - 1]]])
+            ):
+                # The common case, kept short: a plain card that neither burns nor skips. The same
+                # as _resolve: the new top, refill, and the next seat (or going out).
+                self.top = rank
+                if self.stock and self.hand_count[seat] < 3:
+                    self._refill(seat, events)
+                if self.hand_count[seat]:
+                    n, d, active = self.seats, self.direction, self.active
+                    nxt = (seat + d) % n
+                    while not active[nxt]:
+                        nxt = (nxt + d) % n
+                    self.turn = nxt
+                else:
+                    self._resolve_after_last_hand_card(seat, events)
+            else:
+                self._resolve(seat, rank, count, True, events)
         elif kind is Play:
             events = self._play(seat, move)  # type: ignore[arg-type]
         elif kind is PlayFaceDown:
@@ -536,6 +557,15 @@ class ShitheadState:
             self.turn = nxt
         else:
             self._skip_or_reverse(seat, rank, count, events)
+
+    def _resolve_after_last_hand_card(self, seat: int, events: list[Event]) -> None:
+        """A plain play emptied the hand (the stock is empty): out if nothing is left on the table."""
+        if not self.face_up[seat] and not self.fd_count[seat]:
+            self._go_out(seat, events)
+            if self.stage is not OVER_PHASE:
+                self._advance(seat, 1, events)
+        else:
+            self._advance(seat, 1, events)
 
     def _skip_or_reverse(self, seat: int, rank: int, count: int, events: list[Event]) -> None:
         c = self._c
