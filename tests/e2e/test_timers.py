@@ -66,9 +66,6 @@ async def test_two_workers_fire_200_simultaneous_deadlines_once(fake: FakeTelegr
         await service.join(lobby.game_id, bob)
         await service.start(lobby.game_id, alice.id)
         games.append(lobby.game_id)
-    soon = utcnow() + timedelta(seconds=12)
-    async with service.sessions() as session, session.begin():
-        await session.execute(update(Game).values(deadline_at=soon, due_at=soon, reminders_sent=9))
     ports = [free_port(), free_port()]
     workers = [
         BotProcess(
@@ -87,12 +84,16 @@ async def test_two_workers_fire_200_simultaneous_deadlines_once(fake: FakeTelegr
         )
         for port in ports
     ]
-    for worker in workers:
-        await worker.start(wait_for_polling=False)
-    hooks = await fake.wait_for(lambda: len(fake.calls_of("setWebhook")) >= 2 or None, timeout=60)
-    assert hooks
-    fake.set_delivery_targets([str(c.params["url"]) for c in fake.calls_of("setWebhook")][:2])
     try:
+        for worker in workers:
+            await worker.start(wait_for_polling=False)
+        hooks = await fake.wait_for(lambda: len(fake.calls_of("setWebhook")) >= 2 or None, timeout=60)
+        assert hooks
+        fake.set_delivery_targets([str(c.params["url"]) for c in fake.calls_of("setWebhook")][:2])
+        # Both workers are up: now every deadline falls due within the same second.
+        soon = utcnow() + timedelta(seconds=3)
+        async with service.sessions() as session, session.begin():
+            await session.execute(update(Game).values(deadline_at=soon, due_at=soon, reminders_sent=9))
 
         async def timeouts() -> dict[int, int]:
             async with service.sessions() as session:
