@@ -42,10 +42,15 @@ async def check_token(settings: Settings, token: str) -> str | None:
     try:
         async with bot:
             return None
-    except InvalidToken:
+    except (InvalidToken, NetworkError) as exc:
+        return startup_problem(settings, exc)
+
+
+def startup_problem(settings: Settings, exc: InvalidToken | NetworkError) -> str:
+    """The one-line reason a bot cannot start."""
+    if isinstance(exc, InvalidToken):
         return "the bot token was rejected by the Bot API (check TELEGRAM_BOT_TOKEN)"
-    except NetworkError as exc:
-        return f"cannot reach the Bot API at {settings.telegram_api_url}: {exc}"
+    return f"cannot reach the Bot API at {settings.telegram_api_url}: {exc}"
 
 
 def run_bot(settings: Settings, token: str) -> str | None:
@@ -69,10 +74,8 @@ def run_bot(settings: Settings, token: str) -> str | None:
             )
         else:
             app.run_polling(allowed_updates=Update.ALL_TYPES)
-    except InvalidToken:
-        return "the bot token was rejected by the Bot API (check TELEGRAM_BOT_TOKEN)"
-    except NetworkError as exc:
-        return f"cannot reach the Bot API at {settings.telegram_api_url}: {exc}"
+    except (InvalidToken, NetworkError) as exc:
+        return startup_problem(settings, exc)
     return None
 
 

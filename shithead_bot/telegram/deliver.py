@@ -18,7 +18,7 @@ import logging
 import time
 from collections.abc import Coroutine, Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NoReturn
 
 from telegram import Bot, Message
 from telegram.constants import ParseMode
@@ -275,6 +275,11 @@ class Delivery:
 
     # ----------------------------------------------------------------- Bot API calls
 
+    async def _unreachable(self, player_id: int, exc: Forbidden) -> NoReturn:
+        """The player blocked the bot or never started it: remember that, and say so."""
+        await self.service.set_can_message(player_id, False)
+        raise PlayerUnreachableError(str(exc)) from exc
+
     async def _send(self, chat_id: int, rendered: Rendered, *, private: bool = False) -> Message:
         try:
             return await self.bot.send_message(
@@ -287,8 +292,7 @@ class Delivery:
         except Forbidden as exc:
             if not private:
                 raise
-            await self.service.set_can_message(chat_id, False)
-            raise PlayerUnreachableError(str(exc)) from exc
+            await self._unreachable(chat_id, exc)
 
     async def _edit(self, chat_id: int, message_id: int, rendered: Rendered, *, private: bool = False) -> Any:
         """Edit in place; True if done or unchanged, None if the message is gone."""
@@ -311,6 +315,5 @@ class Delivery:
         except Forbidden as exc:
             if not private:
                 raise
-            await self.service.set_can_message(chat_id, False)
-            raise PlayerUnreachableError(str(exc)) from exc
+            await self._unreachable(chat_id, exc)
         return True
