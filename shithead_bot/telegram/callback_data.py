@@ -70,16 +70,17 @@ class Codec:
         return data
 
     def decode(self, data: str | None) -> Button:
-        if not data or len(data.encode()) > MAX_BYTES:
-            raise BadCallbackError("empty or oversized callback data")
-        body, _, tag = data.rpartition(":")
-        if not hmac.compare_digest(tag, self._tag(body)):
+        raw = _ascii(data)
+        if not raw or len(raw) > MAX_BYTES:
+            raise BadCallbackError("empty, oversized or non-ASCII callback data")
+        body, _, tag = raw.rpartition(b":")
+        if not hmac.compare_digest(tag, self._tag(body.decode()).encode()):
             raise BadCallbackError("callback data with a wrong signature")
-        action, game, version, argument = body.split(":", 3)
         try:
+            action, game, version, argument = body.decode().split(":", 3)
             return Button(Action(action), int(game), int(version), argument)
         except ValueError as exc:  # signed by us, so only an old format can get here
-            raise BadCallbackError(f"unknown callback data {body!r}") from exc
+            raise BadCallbackError("callback data of an unknown format") from exc
 
     def _link_tag(self, body: str) -> str:
         # Hex, not base64: a deep-link payload is split on "_", which base64url may contain.
@@ -95,10 +96,19 @@ class Codec:
         return f"https://t.me/{bot_username}?start={self.deep_link_payload(action, game_id)}"
 
     def read_deep_link(self, payload: str) -> tuple[str, int]:
-        body, _, tag = payload.rpartition("_")
-        if not body or not hmac.compare_digest(tag, self._link_tag(body)):
-            raise BadCallbackError(f"unknown start payload {payload!r}")
-        action, _, game = body.partition("_")
-        if not game.isdigit():
-            raise BadCallbackError(f"unknown start payload {payload!r}")
+        raw = _ascii(payload)
+        body, _, tag = (raw or b"").rpartition(b"_")
+        if not body or not hmac.compare_digest(tag, self._link_tag(body.decode()).encode()):
+            raise BadCallbackError("unknown start payload")
+        action, _, game = body.decode().partition("_")
+        if not (game.isascii() and game.isdigit()):
+            raise BadCallbackError("unknown start payload")
         return action, int(game)
+
+
+def _ascii(text: str | None) -> bytes | None:
+    """Our data is ASCII; anything else (a modified client's bytes) is not ours: None."""
+    try:
+        return text.encode("ascii") if text else None
+    except UnicodeEncodeError:
+        return None

@@ -37,3 +37,32 @@ def test_another_bots_signature_is_refused() -> None:
         Codec(b"k").decode(data)
     with pytest.raises(BadCallbackError):
         Codec(b"k").read_deep_link(Codec(b"other").deep_link_payload("join", 5))
+
+
+@pytest.mark.parametrize(
+    "data",
+    ["x:é", "m:1:2:r:ÀÀÀÀÀÀÀÀ", "j:1:0::é", "\udcff", "m:1:2:r:\x00\x00", "💩:1:2:3:4", "m:1:2:r:AAAAAAA€"],
+)
+def test_non_ascii_data_is_refused_as_not_valid(data: str) -> None:
+    """A modified client may send any bytes: refused as not ours, never a TypeError."""
+    with pytest.raises(BadCallbackError):
+        Codec(b"k").decode(data)
+
+
+@pytest.mark.parametrize("payload", ["é_é", "join_1_é", "join_é_abc", "_", "join__", "hand_1_" + "€" * 12, "\udcff"])
+def test_non_ascii_deep_links_are_refused(payload: str) -> None:
+    with pytest.raises(BadCallbackError):
+        Codec(b"k").read_deep_link(payload)
+
+
+def test_random_bytes_never_escape_as_anything_but_bad_callback() -> None:
+    import random
+
+    rng = random.Random(5)
+    codec = Codec(b"k")
+    for _ in range(2000):
+        data = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 70))).decode("utf-8", "replace")
+        with pytest.raises(BadCallbackError):
+            codec.decode(data)
+        with pytest.raises(BadCallbackError):
+            codec.read_deep_link(data[:64])
