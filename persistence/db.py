@@ -3,7 +3,11 @@
 * ``sqlite+aiosqlite:///shithead.db`` (the default, in the working folder): WAL journal, foreign keys
   on, a busy timeout, and every transaction opened with ``BEGIN IMMEDIATE`` so that two writers
   queue up instead of failing half-way (SQLite has one writer at a time anyway).
-* ``postgresql+asyncpg://…``: a connection pool; use cases lock their game row ``FOR UPDATE``.
+* ``postgresql+asyncpg://…``: a connection pool, pinged before use so a dropped connection is
+  replaced; use cases lock their game row ``FOR UPDATE``.
+
+Statement parameters are never put into errors or logs (``hide_parameters``): they include engine
+snapshots, whose deal seed would reveal every hidden card.
 """
 
 from __future__ import annotations
@@ -27,10 +31,12 @@ def is_sqlite(url: str) -> bool:
 def make_engine(url: str = DEFAULT_URL, *, echo: bool = False, pool_size: int = 10) -> AsyncEngine:
     """An async engine for ``url``, with the SQLite settings above when it is SQLite."""
     if is_sqlite(url):
-        engine = create_async_engine(url, echo=echo)
+        engine = create_async_engine(url, echo=echo, hide_parameters=True)
         _configure_sqlite(engine)
         return engine
-    return create_async_engine(url, echo=echo, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
+    return create_async_engine(
+        url, echo=echo, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True, hide_parameters=True
+    )
 
 
 def _configure_sqlite(engine: AsyncEngine) -> None:

@@ -178,3 +178,24 @@ class Outbox(SQLModel, table=True):
     not_before: datetime | None = Field(default=None, sa_type=UTCDateTime, description="deferred until then")
     attempts: int = Field(default=0)
     last_error: str | None = Field(default=None, max_length=500)
+
+
+class ProcessedUpdate(SQLModel, table=True):
+    """Telegram update ids already taken by a worker: a redelivered webhook (or a re-fetched update
+    after a crash) is recognised and not applied twice. Rows older than a day or two are purged."""
+
+    __tablename__ = "processed_update"
+
+    update_id: int = Field(sa_type=BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
+    taken_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, index=True)
+
+
+class SendBucket(SQLModel, table=True):
+    """A token bucket of the fleet's Bot API send rate ("global", "chat:<id>"), shared by every worker
+    on PostgreSQL so that N workers together stay within Telegram's limits."""
+
+    __tablename__ = "send_bucket"
+
+    key: str = Field(primary_key=True, max_length=40)
+    tokens: float = Field(default=0.0)
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, index=True)

@@ -11,12 +11,42 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import case, exists, func, insert, or_, select, update
+from sqlalchemy import case, delete, exists, func, insert, literal, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
-from sqlmodel import col
+from sqlmodel import SQLModel, col
 
-from persistence.models import OPEN_STATUSES, Chat, Game, GameStatus, Move, Outbox, Player, Seat, utcnow
+from persistence.models import (
+    OPEN_STATUSES,
+    Chat,
+    Game,
+    GameStatus,
+    Move,
+    Outbox,
+    Player,
+    ProcessedUpdate,
+    Seat,
+    SendBucket,
+    utcnow,
+)
+
+
+def dialect_of(session: AsyncSession) -> str:
+    return session.get_bind().dialect.name
+
+
+def _insert(session: AsyncSession, model: type[SQLModel]) -> Any:
+    """An INSERT that can say ON CONFLICT, for the session's database (SQLite or PostgreSQL)."""
+    return (postgresql.insert if dialect_of(session) == "postgresql" else sqlite.insert)(model)
+
+
+async def insert_if_missing(*, session: AsyncSession, model: type[SQLModel], key: str, values: dict[str, Any]) -> bool:
+    """``INSERT … ON CONFLICT (key) DO NOTHING``: True if this call created the row. Two writers
+    creating the same row at once both succeed; exactly one of them creates it."""
+    query = _insert(session, model).values(**values).on_conflict_do_nothing(index_elements=[key])
+    result = await session.execute(query)
+    return bool(result.rowcount)
 
 # ----------------------------------------------------------------------------- chats and players
 
@@ -28,13 +58,17 @@ async def get_chat(*, session: AsyncSession, chat_id: int) -> Chat | None:
 async def ensure_chat(
     *, session: AsyncSession, chat_id: int, kind: str = "group", title: str = "", turn_seconds: int | None = 86400
 ) -> Chat:
-    """The chat row, created on first sight (with ``turn_seconds``); the title is kept up to date."""
+    """The chat row, created on first sight (with ``turn_seconds``) — an upsert, so two first contacts
+    at once both get it; the title is kept up to date."""
     chat = await session.get(Chat, chat_id)
     if chat is None:
-        chat = Chat(id=chat_id, kind=kind, title=title, turn_seconds=turn_seconds)
-        session.add(chat)
-        await session.flush()
-    elif title and (chat.title != title or chat.kind != kind):
+        now = utcnow()
+        values = {**Chat(id=chat_id, kind=kind, title=title, turn_seconds=turn_seconds).model_dump()}
+        values.update(created_at=now, updated_at=now)
+        await insert_if_missing(session=session, model=Chat, key="id", values=values)
+        chat = await session.get(Chat, chat_id)
+        assert chat is not None
+    if title and (chat.title != title or chat.kind != kind):
         chat.title, chat.kind, chat.updated_at = title, kind, utcnow()
     return chat
 
@@ -51,13 +85,15 @@ async def ensure_player(
     username: str | None = None,
     language: str | None = None,
 ) -> Player:
-    """The player row, created on first sight; name, username and language kept up to date."""
+    """The player row, created on first sight (an upsert, like :func:`ensure_chat`); name, username
+    and language kept up to date."""
     player = await session.get(Player, player_id)
     if player is None:
-        player = Player(id=player_id, first_name=first_name, username=username, language=language)
-        session.add(player)
-        await session.flush()
-    elif (player.first_name, player.username, player.language) != (first_name, username, language or player.language):
+        values = Player(id=player_id, first_name=first_name, username=username, language=language).model_dump()
+        await insert_if_missing(session=session, model=Player, key="id", values=values)
+        player = await session.get(Player, player_id)
+        assert player is not None
+    if (player.first_name, player.username, player.language) != (first_name, username, language or player.language):
         player.first_name, player.username = first_name, username
         player.language = language or player.language
         player.updated_at = utcnow()
@@ -416,3 +452,56 @@ async def preset_stats(*, session: AsyncSession, chat_id: int | None = None) -> 
         (PresetRow(kind, name or "", int(n), round(float(avg or 0), 1)) for kind, name, n, avg in result),
         key=lambda r: (-r.games, r.kind, r.preset),
     )
+
+
+# ----------------------------------------------------------------------------- updates applied once
+
+
+async def take_update(*, session: AsyncSession, update_id: int, now: datetime) -> bool:
+    """Claim a Telegram update id: True the first time, False for a redelivery (on any worker)."""
+    values = {"update_id": update_id, "taken_at": now}
+    return await insert_if_missing(session=session, model=ProcessedUpdate, key="update_id", values=values)
+
+
+async def purge_updates(*, session: AsyncSession, before: datetime) -> int:
+    """Forget update ids taken before ``before`` (Telegram redelivers an update for a day at most)."""
+    result = await session.execute(delete(ProcessedUpdate).where(col(ProcessedUpdate.taken_at) < before))
+    return int(result.rowcount or 0)
+
+
+# ----------------------------------------------------------------------------- the fleet's send rate
+
+
+async def reserve_send(*, session: AsyncSession, key: str, capacity: float, per_second: float) -> float:
+    """Take one token from a shared bucket (PostgreSQL; the database's clock for every worker) and
+    return how long to wait before sending: 0 while the bucket has tokens, else the time until the
+    debt is paid. Reservations queue in order, so N workers together keep the rate."""
+    now = func.clock_timestamp()
+    bucket = SendBucket.__table__  # type: ignore[attr-defined]
+    stmt = postgresql.insert(bucket).values(key=key, tokens=capacity - 1, updated_at=now)
+    elapsed = func.extract("epoch", now - bucket.c.updated_at)
+    refilled = func.least(literal(capacity), bucket.c.tokens + elapsed * per_second)
+    stmt = stmt.on_conflict_do_update(
+        index_elements=["key"], set_={"tokens": refilled - 1, "updated_at": now}
+    ).returning(bucket.c.tokens)
+    tokens = float((await session.execute(stmt)).scalar_one())
+    return max(0.0, -tokens / per_second)
+
+
+async def hold_sends(*, session: AsyncSession, key: str, seconds: float, per_second: float) -> None:
+    """Telegram said "retry after N s" (429): nobody in the fleet sends on this bucket until then."""
+    now = func.clock_timestamp()
+    bucket = SendBucket.__table__  # type: ignore[attr-defined]
+    debt = -seconds * per_second
+    stmt = postgresql.insert(bucket).values(key=key, tokens=debt, updated_at=now)
+    elapsed = func.extract("epoch", now - bucket.c.updated_at)
+    stmt = stmt.on_conflict_do_update(
+        index_elements=["key"],
+        set_={"tokens": func.least(literal(debt), bucket.c.tokens + elapsed * per_second), "updated_at": now},
+    )
+    await session.execute(stmt)
+
+
+async def purge_send_buckets(*, session: AsyncSession, before: datetime) -> None:
+    """Buckets untouched since ``before`` are full again: their rows can go."""
+    await session.execute(delete(SendBucket).where(col(SendBucket.updated_at) < before))

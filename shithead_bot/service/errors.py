@@ -46,10 +46,16 @@ class AlreadyOpenError(ServiceError):
 
     code = "already_open"
 
-    def __init__(self, game_id: int, status: str) -> None:
+    def __init__(self, game_id: int, status: str, message_id: int | None = None) -> None:
         super().__init__(f"game {game_id} is still {status}")
         self.game_id = game_id
         self.status = status
+        self.message_id = message_id  # its lobby (or table) message, to point at
+
+
+class OpenRaceError(StaleVersionError):
+    """Two lobbies were opened in one chat at the same moment and this one lost (internal: the use
+    case turns it into :class:`AlreadyOpenError` naming the winner)."""
 
 
 class LobbyFullError(ServiceError):

@@ -43,6 +43,7 @@ from shithead_bot.service.errors import (
     NeedsPrivateChatError,
     NotAllowedError,
     NotAPlayerError,
+    OpenRaceError,
     QuietHoursError,
     RateLimitedError,
     ServiceError,
@@ -51,6 +52,7 @@ from shithead_bot.service.errors import (
     WrongStateError,
 )
 from shithead_bot.service.notices import Notice, NoticeKind
+from shithead_bot.service.unit import retrying
 from shithead_bot.settings import Settings
 from shithead_bot.timers.policy import (
     QuietHours,
@@ -116,8 +118,9 @@ class Ctx:
         self.notices.append(Notice(kind, self.game.id or 0, seat, dict(data)))
 
 
+@retrying
 class GameService:
-    """Every use case of both games, transport-free."""
+    """Every use case of both games, transport-free; each retried once on a transient database fault."""
 
     def __init__(
         self,
@@ -155,9 +158,19 @@ class GameService:
         except StaleDataError as exc:
             raise StaleVersionError("the game changed under this transaction") from exc
         except IntegrityError as exc:
-            if "move" in str(exc.orig).lower() or "uq_game_open_per_chat" in str(exc.orig):
+            if "uq_game_open_per_chat" in str(exc.orig) or "game.chat_id" in str(exc.orig):
+                raise OpenRaceError("another lobby was opened in this chat at the same time") from exc
+            if "move" in str(exc.orig).lower():
                 raise StaleVersionError("another change won the race") from exc
             raise
+
+    async def _already_open(self, chat_id: int) -> AlreadyOpenError:
+        """The refusal for a chat whose game is not over: which game, and its message to point at."""
+        async with self.sessions() as session:
+            game = await repo.open_game_in_chat(session=session, chat_id=chat_id)
+        if game is None:  # the winner was closed in between: let the caller try again
+            return AlreadyOpenError(0, GameStatus.ABORTED)
+        return AlreadyOpenError(game.id or 0, game.status, game.lobby_message_id or game.table_message_id)
 
     async def _load(self, session: AsyncSession, game_id: int, *, write: bool = True) -> Ctx:
         ctx = await self._read(session, game_id, lock=write)
@@ -309,12 +322,28 @@ class GameService:
     ) -> Result:
         """Open a lobby in a chat (one open game per chat); the creator joins if the bot can reach them.
 
-        ``kind``/``preset``/``house_rules`` override the chat's settings for this game only."""
+        ``kind``/``preset``/``house_rules`` override the chat's settings for this game only. Two
+        lobbies opened at the same moment: one wins, the other gets :class:`AlreadyOpenError`."""
+        try:
+            return await self._open_lobby(chat_id, creator, kind, preset, house_rules, chat_kind, chat_title)
+        except OpenRaceError:
+            raise await self._already_open(chat_id) from None
+
+    async def _open_lobby(
+        self,
+        chat_id: int,
+        creator: UserInfo,
+        kind: str | None,
+        preset: str | None,
+        house_rules: dict[str, str] | None,
+        chat_kind: str,
+        chat_title: str,
+    ) -> Result:
         async with self.transaction() as session:
             chat = await self._chat(session, chat_id, chat_kind, chat_title)
             existing = await repo.open_game_in_chat(session=session, chat_id=chat_id)
             if existing is not None:
-                raise AlreadyOpenError(existing.id or 0, existing.status)
+                raise AlreadyOpenError(existing.id or 0, existing.status, existing.lobby_message_id)
             rules = self.rules_for(chat, kind, preset).with_rules(house_rules or {})
             player = await self._player(session, creator)
             game = await repo.add_game(
@@ -653,7 +682,15 @@ class GameService:
 
     async def rematch(self, game_id: int, user_id: int) -> Result:
         """The same players again (but those who left), in a new game dealt by the loser (or the
-        worst place)."""
+        worst place). Two Rematch presses at once: one game; the other is told it is open."""
+        try:
+            return await self._rematch(game_id, user_id)
+        except OpenRaceError:
+            async with self.sessions() as session:
+                game = await repo.get_game(session=session, game_id=game_id)
+            raise await self._already_open(game.chat_id if game else 0) from None
+
+    async def _rematch(self, game_id: int, user_id: int) -> Result:
         async with self.transaction() as session:
             old = await self._load(session, game_id, write=False)
             if old.game.status != GameStatus.FINISHED:
@@ -662,7 +699,7 @@ class GameService:
                 raise NotAPlayerError(f"user {user_id} did not play game {game_id}")
             existing = await repo.open_game_in_chat(session=session, chat_id=old.game.chat_id)
             if existing is not None:
-                raise AlreadyOpenError(existing.id or 0, existing.status)
+                raise AlreadyOpenError(existing.id or 0, existing.status, existing.table_message_id)
             kept = [s for s in old.seats if not s.forfeited]  # who left (or was removed) is not dealt in again
             if len(kept) < 2:
                 raise TooFewPlayersError("fewer than two players are left for a rematch")

@@ -1,0 +1,59 @@
+"""Database faults under a use case: a connection that dies mid-transaction is retried once, on a
+fresh connection, and the move is neither lost nor applied twice."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from sqlalchemy import event, select
+
+from persistence.db import make_engine, make_sessionmaker
+from persistence.models import Move
+from tests.conftest import FakeClock
+from tests.service.helpers import lobby_with, make_service, user
+
+
+def kill_own_connection_on(engine: Any, marker: str, times: int = 1) -> list[str]:
+    """Before the next ``times`` statements that contain ``marker``, the connection terminates its
+    own PostgreSQL backend: the statement then fails as on a server restart."""
+    killed: list[str] = []
+
+    @event.listens_for(engine.sync_engine, "before_cursor_execute")
+    def kill(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if marker in statement and len(killed) < times:
+            killed.append(statement.split()[0])
+            cursor.execute("SELECT pg_terminate_backend(pg_backend_pid())")
+
+    return killed
+
+
+@pytest.mark.parametrize("marker", ["UPDATE game", "INSERT INTO move", "INSERT INTO outbox"])
+async def test_a_connection_killed_mid_move_is_retried(pg_db_url: str, clock: FakeClock, marker: str) -> None:
+    engine = make_engine(pg_db_url)
+    sessions = make_sessionmaker(engine)
+    service = make_service(sessions, clock)
+    game_id = await lobby_with(service, humans=2)
+    await service.start(game_id, user(0).id)
+    version = (await service.game_view(game_id)).seat(0).keyboard_version
+    killed = kill_own_connection_on(engine, marker)
+    result = await service.play(game_id, user(0).id, "r", version)
+    assert killed, "the fault was injected"
+    assert result.version == version + 1
+    async with sessions() as session:
+        ready = (await session.execute(select(Move).where(Move.game_id == game_id, Move.move == "r"))).all()
+    assert len(ready) == 1
+    await engine.dispose()
+
+
+async def test_a_second_fault_in_a_row_is_reported(pg_db_url: str, clock: FakeClock) -> None:
+    from sqlalchemy.exc import DBAPIError
+
+    engine = make_engine(pg_db_url)
+    service = make_service(make_sessionmaker(engine), clock)
+    game_id = await lobby_with(service, humans=2)
+    kill_own_connection_on(engine, "UPDATE game", times=2)
+    with pytest.raises(DBAPIError):
+        await service.start(game_id, user(0).id)
+    assert (await service.game_view(game_id)).game.status == "lobby"  # and the pool works again
+    await engine.dispose()
