@@ -45,7 +45,7 @@ async def insert_if_missing(*, session: AsyncSession, model: type[SQLModel], key
     """``INSERT … ON CONFLICT (key) DO NOTHING``: True if this call created the row. Two writers
     creating the same row at once both succeed; exactly one of them creates it."""
     query = _insert(session, model).values(**values).on_conflict_do_nothing(index_elements=[key])
-    result = await session.execute(query)
+    result: Any = await session.execute(query)
     return bool(result.rowcount)
 
 # ----------------------------------------------------------------------------- chats and players
@@ -465,7 +465,7 @@ async def take_update(*, session: AsyncSession, update_id: int, now: datetime) -
 
 async def purge_updates(*, session: AsyncSession, before: datetime) -> int:
     """Forget update ids taken before ``before`` (Telegram redelivers an update for a day at most)."""
-    result = await session.execute(delete(ProcessedUpdate).where(col(ProcessedUpdate.taken_at) < before))
+    result: Any = await session.execute(delete(ProcessedUpdate).where(col(ProcessedUpdate.taken_at) < before))
     return int(result.rowcount or 0)
 
 
@@ -478,12 +478,14 @@ async def reserve_send(*, session: AsyncSession, key: str, capacity: float, per_
     debt is paid. Reservations queue in order, so N workers together keep the rate."""
     now = func.clock_timestamp()
     bucket = SendBucket.__table__  # type: ignore[attr-defined]
-    stmt = postgresql.insert(bucket).values(key=key, tokens=capacity - 1, updated_at=now)
     elapsed = func.extract("epoch", now - bucket.c.updated_at)
     refilled = func.least(literal(capacity), bucket.c.tokens + elapsed * per_second)
-    stmt = stmt.on_conflict_do_update(
-        index_elements=["key"], set_={"tokens": refilled - 1, "updated_at": now}
-    ).returning(bucket.c.tokens)
+    stmt = (
+        postgresql.insert(bucket)
+        .values(key=key, tokens=capacity - 1, updated_at=now)
+        .on_conflict_do_update(index_elements=["key"], set_={"tokens": refilled - 1, "updated_at": now})
+        .returning(bucket.c.tokens)
+    )
     tokens = float((await session.execute(stmt)).scalar_one())
     return max(0.0, -tokens / per_second)
 

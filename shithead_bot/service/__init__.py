@@ -5,6 +5,7 @@ to the outbox, which :class:`Outbox` delivers through whatever sender the front 
 """
 
 from shithead_bot.service.errors import (
+    AlreadyDoneError,
     AlreadyJoinedError,
     AlreadyOpenError,
     GameNotFoundError,
@@ -25,6 +26,7 @@ from shithead_bot.service.notices import Notice, NoticeKind
 from shithead_bot.service.outbox import Outbox, Sender
 
 __all__ = [
+    "AlreadyDoneError",
     "AlreadyJoinedError",
     "AlreadyOpenError",
     "Ctx",

@@ -15,6 +15,12 @@ class StaleVersionError(ServiceError):
     code = "stale"
 
 
+class AlreadyDoneError(ServiceError):
+    """The press asked for something that already happened (a second tap on the same lobby)."""
+
+    code = "already_done"
+
+
 class GameNotFoundError(ServiceError):
     code = "no_game"
 

@@ -35,6 +35,7 @@ from persistence.models import Move as MoveRow
 from shithead_bot.names import computer_name
 from shithead_bot.service.autoplay import computer_move, timeout_moves
 from shithead_bot.service.errors import (
+    AlreadyDoneError,
     AlreadyJoinedError,
     AlreadyOpenError,
     GameNotFoundError,
@@ -86,6 +87,7 @@ class Result:
     version: int
     notices: list[Notice] = field(default_factory=list)
     status: str = ""
+    ignored_settings: str | None = None  # the chat's saved house rules were invalid: why (the preset was used)
 
 
 @dataclass
@@ -220,6 +222,22 @@ class GameService:
         )
         return self._result(ctx)
 
+    # ----------------------------------------------------------------- updates applied once
+
+    async def take_update(self, update_id: int) -> bool:
+        """Claim a Telegram update before handling it: False when any worker took it already (a
+        webhook delivered twice, or an update fetched again after a crash)."""
+        async with self.transaction() as session:
+            return await repo.take_update(session=session, update_id=update_id, now=self.clock())
+
+    async def forget_old_updates(self, keep: timedelta = timedelta(days=2)) -> None:
+        """Drop claims older than ``keep`` (Telegram redelivers for a day at most) and idle send buckets."""
+        async with self.transaction() as session:
+            now = self.clock()
+            await repo.purge_updates(session=session, before=now - keep)
+            if self.dialect == "postgresql":
+                await repo.purge_send_buckets(session=session, before=now - timedelta(hours=1))
+
     # ----------------------------------------------------------------- players and chats
 
     async def see_user(self, user: UserInfo, *, can_message: bool | None = None) -> Player:
@@ -299,15 +317,25 @@ class GameService:
     # ----------------------------------------------------------------- the lobby
 
     def rules_for(self, chat: Chat, kind: str | None = None, preset_name: str | None = None) -> AnyRules:
-        """The rules a new game in this chat gets: the chat's choice, or the given kind and preset."""
+        """The rules a new game in this chat gets: the chat's choice, or the given kind and preset.
+        Saved house rules that are no longer valid are left out (``open_lobby`` says why)."""
+        return self._rules_for(chat, kind, preset_name)[0]
+
+    @staticmethod
+    def _rules_for(chat: Chat, kind: str | None, preset_name: str | None) -> tuple[AnyRules, str | None]:
         kind = kind or chat.game_kind
+        base: AnyRules
         if kind == "neighbor":
-            base: AnyRules = engine.NeighborRules()
-            return base.with_rules(chat.house_rules if chat.game_kind == "neighbor" else {})
-        rules = engine.preset(preset_name or chat.preset)
-        if chat.game_kind == "shithead" and (preset_name is None or preset_name == chat.preset):
-            rules = rules.with_rules(chat.house_rules)
-        return rules
+            base, saved_applies = engine.NeighborRules(), chat.game_kind == "neighbor"
+        else:
+            base = engine.preset(preset_name or (chat.preset if chat.preset in engine.PRESETS else "standard"))
+            saved_applies = chat.game_kind == "shithead" and (preset_name is None or preset_name == chat.preset)
+        if not saved_applies or not chat.house_rules:
+            return base, None
+        try:
+            return base.with_rules(chat.house_rules), None
+        except EngineError as exc:  # saved by an older version, or edited by hand: play the preset
+            return base, str(exc)
 
     async def open_lobby(
         self,
@@ -344,7 +372,8 @@ class GameService:
             existing = await repo.open_game_in_chat(session=session, chat_id=chat_id)
             if existing is not None:
                 raise AlreadyOpenError(existing.id or 0, existing.status, existing.lobby_message_id)
-            rules = self.rules_for(chat, kind, preset).with_rules(house_rules or {})
+            rules, ignored = self._rules_for(chat, kind, preset)
+            rules = rules.with_rules(house_rules or {})  # refused with the reason (RulesError): nothing saved
             player = await self._player(session, creator)
             game = await repo.add_game(
                 session=session,
@@ -361,7 +390,9 @@ class GameService:
             if player.can_message:
                 await self._add_human(ctx, player)
             ctx.notify(NoticeKind.LOBBY)
-            return await self._commit(ctx)
+            result = await self._commit(ctx)
+            result.ignored_settings = ignored
+            return result
 
     async def join(self, game_id: int, user: UserInfo) -> Result:
         async with self.transaction() as session:
@@ -390,13 +421,18 @@ class GameService:
             ctx.notify(NoticeKind.LOBBY)
             return await self._commit(ctx)
 
-    async def add_computer(self, game_id: int, user_id: int, level: str = "heuristic") -> Result:
+    async def add_computer(
+        self, game_id: int, user_id: int, level: str = "heuristic", *, seen: int | None = None
+    ) -> Result:
+        """A computer seat. ``seen``: how many computers the presser's lobby showed — the press's
+        idempotency key, so two taps on one lobby add one computer (the other: AlreadyDoneError)."""
         if level not in LEVELS:
             raise ValueError(f"unknown computer level {level!r}")
         async with self.transaction() as session:
             ctx = await self._load(session, game_id)
             self._require(ctx, GameStatus.LOBBY)
             self._seat_or_raise(ctx, user_id)
+            self._check_seen_computers(ctx, seen)
             self._check_room(ctx)
             used = {s.name for s in ctx.seats}
             name = next(computer_name(i) for i in range(30) if f"🤖 {computer_name(i)}" not in used)
@@ -405,11 +441,13 @@ class GameService:
             ctx.notify(NoticeKind.LOBBY)
             return await self._commit(ctx)
 
-    async def remove_computer(self, game_id: int, user_id: int) -> Result:
+    async def remove_computer(self, game_id: int, user_id: int, *, seen: int | None = None) -> Result:
+        """Remove the last computer seat; ``seen`` as for :meth:`add_computer`."""
         async with self.transaction() as session:
             ctx = await self._load(session, game_id)
             self._require(ctx, GameStatus.LOBBY)
             self._seat_or_raise(ctx, user_id)
+            self._check_seen_computers(ctx, seen)
             computers = [s for s in ctx.seats if s.computer_level]
             if not computers:
                 raise WrongStateError("there is no computer player to remove", ctx.game.status)
@@ -423,6 +461,11 @@ class GameService:
         self._check_room(ctx)
         seat = Seat(game_id=ctx.game.id or 0, number=len(ctx.seats), player_id=player.id, name=player.first_name)
         ctx.seats.append(await repo.add_seat(session=ctx.session, seat=seat))
+
+    @staticmethod
+    def _check_seen_computers(ctx: Ctx, seen: int | None) -> None:
+        if seen is not None and seen != sum(1 for s in ctx.seats if s.computer_level):
+            raise AlreadyDoneError("the lobby changed since that button was shown")
 
     def _check_room(self, ctx: Ctx) -> None:
         rules = rules_from_dict(ctx.game.kind, ctx.game.rules)

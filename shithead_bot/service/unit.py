@@ -21,7 +21,12 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 RETRY_SQLSTATES = frozenset({"40001", "40P01"})  # serialization failure, deadlock detected
-RETRY_TEXTS = ("database is locked", "connection was closed", "connection is closed", "another operation is in progress")
+RETRY_TEXTS = (
+    "database is locked",
+    "connection was closed",
+    "connection is closed",
+    "another operation is in progress",
+)
 
 
 def is_transient(exc: BaseException) -> bool:

@@ -8,11 +8,13 @@ import logging
 from datetime import timedelta
 
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 from telegram import Bot, BotCommand, Update
 from telegram.error import InvalidToken, NetworkError
 from telegram.ext import (
     AIORateLimiter,
     Application,
+    ApplicationHandlerStop,
     CallbackQueryHandler,
     ChatMemberHandler,
     CommandHandler,
@@ -22,14 +24,17 @@ from telegram.ext import (
     filters,
 )
 
+from engine import EngineError
 from persistence.db import make_engine, make_sessionmaker
 from persistence.models import utcnow
-from shithead_bot.service import GameService, Outbox
+from shithead_bot.service import GameService, Outbox, ServiceError
+from shithead_bot.service.unit import fault_name
 from shithead_bot.settings import Settings
 from shithead_bot.telegram.callback_data import Codec
-from shithead_bot.telegram.context import KEY, BotContext
+from shithead_bot.telegram.context import KEY, BotContext, bot_context, texts
 from shithead_bot.telegram.deliver import Delivery
 from shithead_bot.telegram.handlers import buttons, chats, commands, settings
+from shithead_bot.telegram.replies import answer
 from shithead_bot.timers.sweeper import Sweeper
 
 log = logging.getLogger("shithead_bot")
@@ -101,7 +106,8 @@ def build_application(settings: Settings, token: str) -> Application:
 
 
 def _register(app: Application) -> None:
-    app.add_handler(TypeHandler(Update, log_update), group=-1)
+    app.add_handler(TypeHandler(Update, log_update), group=-2)
+    app.add_handler(TypeHandler(Update, once), group=-1)
     app.add_handler(CommandHandler("start", commands.start))
     app.add_handler(CommandHandler("help", commands.help_command))
     app.add_handler(CommandHandler("rules", commands.rules_command))
@@ -139,6 +145,7 @@ async def _post_init(app: Application) -> None:
     assert app.job_queue is not None
     app.job_queue.run_repeating(sweep_outbox, interval=settings.outbox_sweep_seconds, first=0.2, name="outbox")
     app.job_queue.run_repeating(sweep_timers, interval=settings.sweep_seconds, first=0.5, name="timers")
+    app.job_queue.run_repeating(forget_old_updates, interval=3600, first=60, name="forget")
     log.info("started as @%s on %s", username, make_url(settings.database_url).render_as_string(hide_password=True))
 
 
@@ -175,24 +182,40 @@ async def sweep_timers(context: ContextTypes.DEFAULT_TYPE) -> None:
         job_queue.run_once(sweep_timers, when=wait + 0.05, name="timers-precise")
 
 
-async def log_update(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """One line per update at INFO — ids and kinds only: never a card, a text or button data."""
+async def forget_old_updates(context: ContextTypes.DEFAULT_TYPE) -> None:
+    await bot_context(context).service.forget_old_updates()
+
+
+def describe_update(update: Update) -> str:
+    """An update's kind and ids, for the log: never a card, a text or button data."""
     user, chat = update.effective_user, update.effective_chat
     query, message = update.callback_query, update.message
     if query is not None:
         action, _, rest = (query.data or "?").partition(":")
-        kind = f"button {action} game {rest.partition(':')[0]}"
+        game = rest.partition(":")[0]
+        kind = f"button {action[:2]!a} game {game if game.isascii() and game.isdigit() else '?'}"
     elif message is not None and message.text and message.text.startswith("/"):
-        kind = "command " + message.text.split()[0].split("@")[0]
+        command = message.text.split()[0].split("@")[0]
+        kind = "command " + (command if command.isascii() and len(command) <= 33 else "/?")
     else:
         kind = "message" if message is not None else "update"
-    log.info(
-        "update %s: %s from user %s in chat %s",
-        update.update_id,
-        kind,
-        user.id if user else "-",
-        chat.id if chat else "-",
-    )
+    return f"update {update.update_id}: {kind} from user {user.id if user else '-'} in chat {chat.id if chat else '-'}"
+
+
+async def log_update(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """One line per update at INFO."""
+    log.info("%s", describe_update(update))
+
+
+async def once(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Each update is applied at most once, across every worker: a redelivered one stops here (a
+    press is answered as already done; its first delivery carries the real answer)."""
+    if await bot_context(context).service.take_update(update.update_id):
+        return
+    log.info("update %s: delivered again, already taken; ignored", update.update_id)
+    if update.callback_query is not None:
+        await answer(update.callback_query, texts(update).gettext("Already done."))
+    raise ApplicationHandlerStop
 
 
 async def unknown_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -203,11 +226,23 @@ async def unknown_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """The one error handler: log it with the update's id (not its content)."""
-    update_id = update.update_id if isinstance(update, Update) else "-"
-    log.error("update %s failed: %r", update_id, context.error, exc_info=context.error)
+    """The one error handler: one line with the update's kind and ids and the error's class (the
+    traceback at DEBUG) — never the update's content or a statement's parameters."""
+    error = context.error
+    where = describe_update(update) if isinstance(update, Update) else f"job {getattr(context.job, 'name', '-')}"
+    log.error("%s failed: %s", where, error_summary(error))
+    log.debug("traceback of the failure above", exc_info=error)
     if isinstance(update, Update) and update.callback_query is not None:
-        try:
-            await update.callback_query.answer("Something went wrong; please try again.")
-        except Exception:  # the press may already be answered or too old
-            log.debug("could not answer the failed press")
+        await answer(update.callback_query, texts(update).gettext("Something went wrong; please try again."))
+
+
+def error_summary(error: BaseException | None) -> str:
+    """The error's class and, for errors that cannot carry game data, the first line of its message."""
+    if error is None:
+        return "unknown error"
+    if isinstance(error, DBAPIError):
+        return f"database error {fault_name(error)}"
+    if isinstance(error, EngineError | ServiceError):
+        return type(error).__name__
+    first = str(error).splitlines()[0][:200] if str(error) else ""
+    return f"{type(error).__name__}: {first}" if first else type(error).__name__

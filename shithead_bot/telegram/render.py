@@ -142,11 +142,12 @@ class Renderer:
             lines.append(_("The game has started.") if status != "aborted" else _("This lobby was closed."))
             return Rendered("\n".join(lines))
         lines.append(_("Join, add computer players, then Start."))
+        computers = sum(1 for s in ctx.seats if s.computer_level)  # the buttons' idempotency key
         buttons = [
             [self.button(_("✋ Join"), Action.JOIN), self.button(_("🚪 Leave"), Action.LEAVE)],
             [
-                self.button(_("🤖 Add computer"), Action.ADD_COMPUTER, argument="heuristic"),
-                self.button(_("➖ Computer"), Action.REMOVE_COMPUTER),
+                self.button(_("🤖 Add computer"), Action.ADD_COMPUTER, argument=f"heuristic.{computers}"),
+                self.button(_("➖ Computer"), Action.REMOVE_COMPUTER, argument=str(computers)),
             ],
             [self.button(_("▶️ Start"), Action.START)],
         ]

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import gettext
+import logging
+
+from telegram import CallbackQuery
+from telegram.error import BadRequest
 
 from shithead_bot.i18n import N_
 from shithead_bot.service import (
+    AlreadyDoneError,
     AlreadyJoinedError,
     AlreadyOpenError,
     GameNotFoundError,
@@ -21,6 +26,8 @@ from shithead_bot.service import (
     WrongStateError,
 )
 from shithead_bot.telegram.callback_data import BadCallbackError
+
+log = logging.getLogger(__name__)
 
 _MOVE_CAUSES = {
     "IllegalMoveError": N_("That move is not allowed now."),
@@ -45,6 +52,8 @@ def refusal(exc: Exception, t: gettext.NullTranslations) -> str:
 
 def _service_refusal(exc: Exception, t: gettext.NullTranslations) -> str:
     _ = t.gettext
+    if isinstance(exc, AlreadyDoneError):
+        return _("Already done.")
     if isinstance(exc, NotAPlayerError):
         return _("You are not playing in this game.")
     if isinstance(exc, NotAllowedError):
@@ -75,3 +84,14 @@ def _service_refusal(exc: Exception, t: gettext.NullTranslations) -> str:
     if isinstance(exc, ServiceError):
         return _("That cannot be done now.")
     return _("Something went wrong; please try again.")
+
+
+async def answer(query: CallbackQuery, text: str | None = None, *, url: str | None = None) -> bool:
+    """Answer a press (its toast, or a link to open). A press answered already — by another worker
+    that got the same update, or too late — is no error: False."""
+    try:
+        await query.answer(text, url=url)
+    except BadRequest as exc:
+        log.debug("press %s not answered: %s", query.id, exc)
+        return False
+    return True

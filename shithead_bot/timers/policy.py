@@ -29,8 +29,10 @@ TURN_CHOICES: dict[str, int | None] = {
 DEFAULT_TURN = 24 * 3600
 DEFAULT_REMINDERS = ("50%", "1h")
 SHORT_TURN = 2 * 3600  # below this, the default is one reminder at half time
-_DURATION = re.compile(r"^(\d+)\s*(s|m|min|h|d)$")
+_DURATION = re.compile(r"^([0-9]+)\s*(s|m|min|h|d)$", re.ASCII)
 _UNIT = {"s": 1, "m": 60, "min": 60, "h": 3600, "d": 86400}
+MAX_DURATION = 30 * 86400  # nothing the settings time is longer than a month
+MAX_TIMEOUTS = 20
 
 
 class SettingError(ValueError):
@@ -41,15 +43,26 @@ def parse_duration(text: str) -> int:
     """``30s``, ``5m``, ``1h``, ``3d`` -> seconds."""
     match = _DURATION.match(text.strip().lower())
     if not match:
-        raise SettingError(f"{text!r}: write a duration like 30s, 5m, 1h or 3d")
-    return int(match.group(1)) * _UNIT[match.group(2)]
+        raise SettingError(f"{text[:20]!r}: write a duration like 30s, 5m, 1h or 3d")
+    digits = match.group(1)
+    seconds = int(digits) * _UNIT[match.group(2)] if len(digits) <= 7 else 0
+    if not 0 < seconds <= MAX_DURATION:
+        raise SettingError(f"{text[:20]!r}: a duration from 1s to 30d")
+    return seconds
+
+
+def parse_timeouts(text: str) -> int:
+    """Timeouts in a row before a player is removed: ``0`` (never) to ``20``."""
+    if not re.fullmatch(r"[0-9]{1,3}", text.strip(), re.ASCII) or int(text) > MAX_TIMEOUTS:
+        raise SettingError(f"{text[:20]!r}: a number of timeouts from 0 (never) to {MAX_TIMEOUTS}")
+    return int(text)
 
 
 def parse_turn_time(text: str) -> int | None:
     """One of the turn-time choices (``24h``, ``none``…) -> seconds (None: no time limit)."""
     key = text.strip().lower().replace(" ", "")
     if key not in TURN_CHOICES:
-        raise SettingError(f"{text!r}: choose one of {', '.join(TURN_CHOICES)}")
+        raise SettingError(f"{text[:20]!r}: choose one of {', '.join(TURN_CHOICES)}")
     return TURN_CHOICES[key]
 
 
@@ -57,10 +70,12 @@ def parse_reminders(items: Sequence[str]) -> list[str]:
     """Reminder settings: ``50%`` (of the turn time) or a duration before the deadline; ``off``."""
     if [i.lower() for i in items] == ["off"]:
         return []
+    if len(items) > 5:
+        raise SettingError("at most five reminders")
     for item in items:
         if item.endswith("%"):
-            if not item[:-1].isdigit() or not 0 < int(item[:-1]) < 100:
-                raise SettingError(f"{item!r}: a share of the turn time between 1% and 99%")
+            if not re.fullmatch(r"[0-9]{1,2}", item[:-1], re.ASCII) or not 0 < int(item[:-1]) < 100:
+                raise SettingError(f"{item[:20]!r}: a share of the turn time between 1% and 99%")
         else:
             parse_duration(item)
     return list(items)
@@ -97,7 +112,7 @@ class QuietHours:
     def parse(cls, text: str) -> QuietHours:
         """``23:00-08:00 Europe/Paris`` (the zone may be left out: UTC)."""
         parts = text.split()
-        match = re.fullmatch(r"(\d{1,2}):?(\d{2})?-(\d{1,2}):?(\d{2})?", parts[0] if parts else "")
+        match = re.fullmatch(r"(\d{1,2}):?(\d{2})?-(\d{1,2}):?(\d{2})?", parts[0] if parts else "", re.ASCII)
         if not match or len(parts) > 2:
             raise SettingError("write quiet hours like 23:00-08:00 Europe/Paris")
         h1, m1, h2, m2 = (int(g or 0) for g in match.groups())
@@ -105,9 +120,11 @@ class QuietHours:
             raise SettingError("quiet hours need two different times of day, 00:00-23:59")
         zone = parts[1] if len(parts) == 2 else "UTC"
         try:
+            if len(zone) > 64:
+                raise ValueError(zone)
             ZoneInfo(zone)
-        except (ZoneInfoNotFoundError, ValueError) as exc:
-            raise SettingError(f"{zone!r} is not a time zone (try Europe/Paris, America/New_York, UTC)") from exc
+        except (ZoneInfoNotFoundError, ValueError, OSError) as exc:
+            raise SettingError(f"{zone[:20]!r} is not a time zone (try Europe/Paris, America/New_York, UTC)") from exc
         return cls(h1 * 60 + m1, h2 * 60 + m2, zone)
 
     def __str__(self) -> str:

@@ -13,6 +13,7 @@ import contextlib
 import os
 import random
 import re
+import socket
 import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -85,6 +86,33 @@ class BotProcess:
     @property
     def log_text(self) -> str:
         return "\n".join(self.logs)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def webhook_worker(fake: FakeTelegram, database_url: str, *, migrate: bool = True, **kwargs: object) -> BotProcess:
+    """A ``shithead-bot run`` in webhook mode on a free port of its own (start it with
+    ``start(wait_for_polling=False)``; its URL is in its setWebhook call)."""
+    port = free_port()
+    args = ["--webhook-url", f"http://127.0.0.1:{port}", "--listen", "127.0.0.1", "--port", str(port)]
+    if not migrate:
+        args.insert(0, "--no-migrate")
+    return BotProcess(fake, database_url, args=args, **kwargs)  # type: ignore[arg-type]
+
+
+async def start_workers(fake: FakeTelegram, workers: list[BotProcess]) -> list[str]:
+    """Start webhook workers one after the other and route updates to all of them; their URLs."""
+    before = len(fake.calls_of("setWebhook"))
+    for n, worker in enumerate(workers, 1):
+        await worker.start(wait_for_polling=False)
+        await fake.wait_for(lambda n=n: len(fake.calls_of("setWebhook")) >= before + n, timeout=60)
+    urls = [str(call.params["url"]) for call in fake.calls_of("setWebhook")[before:]]
+    fake.set_delivery_targets(urls)
+    return urls
 
 
 @contextlib.asynccontextmanager
@@ -222,8 +250,10 @@ async def start_game(fake: FakeTelegram, players: list[Player], *, computers: in
     lobby = await open_lobby(fake, creator, args)
     for player in players[1:]:
         assert await player.press(lobby, "✋ Join") == "You are in! Your cards will come here in private."
-    for _ in range(computers):
-        await creator.press(lobby, "🤖 Add computer")
+    for n in range(computers):  # each on the lobby as it is now: a tap on an old one is "already done"
+        shown = f"({len(players) + n}/"
+        await fake.wait_for(lambda shown=shown: shown in current(fake, lobby, creator.user_id).text, timeout=15)
+        await creator.press(current(fake, lobby, creator.user_id), "🤖 Add computer")
     seats = len(players) + computers
     await fake.wait_for(lambda: f"({seats}/" in current(fake, lobby, creator.user_id).text, timeout=15)
     await creator.press(lobby, "▶️ Start")

@@ -278,6 +278,12 @@ class FakeTelegram(Scenario):
         fault = ApiError(error_code, description or "Internal Server Error", parameters)
         self._faults[method.lower()].extend([fault] * times)
 
+    def duplicate_deliveries(self, copies: int = 2, *, at_once: bool = False) -> None:
+        """Webhook: POST every update ``copies`` times — one after the other (a retry after a slow
+        answer), or ``at_once`` (to as many workers as there are targets). ``copies=1`` to undo."""
+        self.queue.copies = copies
+        self.queue.copies_at_once = at_once
+
     def set_delivery_targets(self, urls: list[str] | None) -> None:
         """Deliver updates round-robin to these URLs (bot workers behind a load balancer); None to undo."""
         self.queue.set_targets(urls)

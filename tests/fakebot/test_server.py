@@ -721,6 +721,21 @@ async def test_delivery_targets_round_robin(people: FakeTelegram, bot: Bot) -> N
         await people.wait_for(lambda: len(one.received) == 3, timeout=3)
 
 
+async def test_duplicate_deliveries_one_after_the_other_and_at_once(people: FakeTelegram, bot: Bot) -> None:
+    async with Receiver() as one, Receiver() as two:
+        await bot.set_webhook(one.url, drop_pending_updates=True)
+        people.duplicate_deliveries(2)
+        await people.send_text(BOB, BOB, "twice")
+        await people.wait_for(lambda: len(one.received) == 2, timeout=3)
+        assert len(set(one.update_ids())) == 1
+        people.set_delivery_targets([one.url, two.url])
+        people.duplicate_deliveries(2, at_once=True)
+        await people.send_text(BOB, BOB, "both")
+        await people.wait_for(lambda: len(two.received) == 1 and len(one.received) == 3, timeout=3)
+        assert one.update_ids()[-1] == two.update_ids()[-1]
+        people.duplicate_deliveries(1)
+
+
 # --- a real Application ---------------------------------------------------------------------------------------------
 
 

@@ -87,6 +87,8 @@ class UpdateQueue:
     deliveries: list[Delivery] = field(default_factory=list)
     given_up: list[JSON] = field(default_factory=list)  # updates that no delivery attempt got through
     pulse: Pulse = field(default_factory=Pulse)
+    copies: int = 1  # webhook: each update is POSTed this many times (Telegram retrying a slow 200)
+    copies_at_once: bool = False  # …all at the same moment, to different targets when there are several
     _poll_ticket: int = 0
     _round_robin: int = 0
     _closing: bool = False
@@ -198,8 +200,15 @@ class UpdateQueue:
                 await self.pulse.wait(None)
                 continue
             update = self.pending[0]
-            if await self._deliver(update) and self.pending and self.pending[0] is update:
+            if await self._deliver_copies(update) and self.pending and self.pending[0] is update:
                 self.pending.pop(0)
+
+    async def _deliver_copies(self, update: JSON) -> bool:
+        if self.copies <= 1:
+            return await self._deliver(update)
+        if self.copies_at_once:
+            return all(await asyncio.gather(*(self._deliver(update) for _ in range(self.copies))))
+        return all([await self._deliver(update) for _ in range(self.copies)])
 
     async def _deliver(self, update: JSON) -> bool:
         """Try a few times with a growing pause; False if webhooks were turned off meanwhile."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -143,3 +145,30 @@ async def test_group_migration_moves_games(service: GameService) -> None:
     ctx = await service.game_view(game_id)
     assert ctx.game.chat_id == -100777
     assert (await service.open_game(-100777)) is not None
+
+
+async def test_two_taps_of_add_computer_on_one_lobby_add_one(
+    db_url: str, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+) -> None:
+    """Both taps were made on a lobby showing no computer: one adds it, the other is already done."""
+    from persistence.db import make_engine, make_sessionmaker
+    from shithead_bot.service import AlreadyDoneError
+
+    service = make_service(sessions, clock)
+    game_id = await lobby_with(service, humans=1)
+    engines = [make_engine(db_url), make_engine(db_url)]
+    racers = [GameService(make_sessionmaker(e), clock=clock) for e in engines]
+    results = await asyncio.gather(
+        *(r.add_computer(game_id, user(0).id, "heuristic", seen=0) for r in racers), return_exceptions=True
+    )
+    assert sorted(type(r).__name__ for r in results) == ["AlreadyDoneError", "Result"], results
+    assert len((await service.game_view(game_id)).seats) == 2
+    removed = await asyncio.gather(
+        *(r.remove_computer(game_id, user(0).id, seen=1) for r in racers), return_exceptions=True
+    )
+    assert sorted(type(r).__name__ for r in removed) == ["AlreadyDoneError", "Result"], removed
+    assert len((await service.game_view(game_id)).seats) == 1
+    with pytest.raises(AlreadyDoneError):
+        await service.remove_computer(game_id, user(0).id, seen=1)
+    for engine in engines:
+        await engine.dispose()

@@ -19,7 +19,7 @@ from shithead_bot.telegram.callback_data import Action, BadCallbackError, Button
 from shithead_bot.telegram.context import BotContext, bot_context, is_chat_admin, texts, user_info
 from shithead_bot.telegram.deliver import PlayerUnreachableError
 from shithead_bot.telegram.render import Renderer
-from shithead_bot.telegram.replies import refusal
+from shithead_bot.telegram.replies import answer, refusal
 
 log = logging.getLogger(__name__)
 
@@ -49,18 +49,18 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         done = await handler(update, context, ctx, pressed)
     except BadCallbackError as exc:
         log.warning("refused a press by user %s: %s", query.from_user.id, exc)
-        await query.answer(refusal(exc, t))
+        await answer(query, refusal(exc, t))
         return
     except NeedsPrivateChatError as exc:  # one tap opens the private chat and finishes the job
         action = "join" if pressed.action == Action.JOIN else "hand"
-        await query.answer(url=ctx.codec.deep_link(ctx.bot_username, action, exc.game_id or 0))
+        await answer(query, url=ctx.codec.deep_link(ctx.bot_username, action, exc.game_id or 0))
         return
     except ServiceError as exc:  # the class only: an engine's reason may describe the presser's hand
         log.info("refused a press by user %s: %s", query.from_user.id, type(exc).__name__)
-        await query.answer(refusal(exc, t))
+        await answer(query, refusal(exc, t))
         return
     # The answer goes out first; the next player's message need not wait for Telegram's reply to it.
-    answered = asyncio.create_task(query.answer(done.toast))
+    answered = asyncio.create_task(answer(query, done.toast))
     try:
         await ctx.deliver(done.game_id)
     finally:
@@ -84,13 +84,19 @@ async def leave(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, 
 
 async def add_computer(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
     assert update.effective_user is not None
-    await ctx.service.add_computer(b.game_id, update.effective_user.id, b.argument or "heuristic")
+    level, _, seen = b.argument.partition(".")
+    await ctx.service.add_computer(b.game_id, update.effective_user.id, level or "heuristic", seen=_count(seen))
     return Done(None, b.game_id)
+
+
+def _count(text: str) -> int | None:
+    """The number of computers the pressed lobby showed (older buttons carry none)."""
+    return int(text) if text.isascii() and text.isdigit() else None
 
 
 async def remove_computer(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
     assert update.effective_user is not None
-    await ctx.service.remove_computer(b.game_id, update.effective_user.id)
+    await ctx.service.remove_computer(b.game_id, update.effective_user.id, seen=_count(b.argument))
     return Done(None, b.game_id)
 
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import logging
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, ReplyParameters, Update
 from telegram.constants import ParseMode
 from telegram.error import Forbidden
 from telegram.ext import ContextTypes
 
 from engine import GAME_KINDS, PRESETS, EngineError, rules_from_dict
 from shithead_bot.i18n import N_, pick_language
-from shithead_bot.service import Ctx, GameNotFoundError, ServiceError
+from shithead_bot.service import AlreadyOpenError, Ctx, GameNotFoundError, ServiceError
 from shithead_bot.telegram.callback_data import Action, BadCallbackError, Button
 from shithead_bot.telegram.context import BotContext, bot_context, is_chat_admin, is_private, texts, user_info
 from shithead_bot.telegram.deliver import PlayerUnreachableError
@@ -38,11 +38,17 @@ COMMANDS = [
 ]
 
 
-async def reply(update: Update, text: str, markup: InlineKeyboardMarkup | None = None) -> Message | None:
+async def reply(
+    update: Update, text: str, markup: InlineKeyboardMarkup | None = None, *, reply_to: int | None = None
+) -> Message | None:
+    """Answer in the chat the update came from (``reply_to``: quoting that message, e.g. the open lobby)."""
     message = update.effective_message
     if message is None:
         return None
-    return await message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True)
+    quote = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
+    return await message.reply_text(
+        text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True, reply_parameters=quote
+    )
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -71,9 +77,9 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     try:
         action, game_id = ctx.codec.read_deep_link(payload)
-    except BadCallbackError as exc:
+    except BadCallbackError:
         log.warning("unknown /start payload from user %s", user.id)
-        await reply(update, refusal(exc, texts(update)))
+        await reply(update, texts(update).gettext("This link is not valid or no longer works. /games lists yours."))
         return
     if action == "join":
         await _join(update, ctx, game_id)
@@ -122,15 +128,13 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     private = is_private(chat)
     if private:
         await ctx.service.see_user(user_info(user), can_message=True)
-    try:
-        if rules:
-            await ctx.service.ensure_chat(chat.id, chat.type, chat.title or user.first_name)
-            await ctx.service.update_chat(chat.id, game_kind=kind, preset=preset or "standard", house_rules=rules)
+    try:  # house rules given here are for this game only; /settings saves them for the chat
         result = await ctx.service.open_lobby(
             chat.id,
             user_info(user),
             kind=kind,
             preset=preset,
+            house_rules=rules,
             chat_kind=chat.type,
             chat_title=chat.title or user.first_name,
         )
@@ -138,9 +142,20 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             for _ in range(PRIVATE_COMPUTERS):
                 await ctx.service.add_computer(result.game_id, user.id)
             await ctx.service.start(result.game_id, user.id)
+    except AlreadyOpenError as exc:
+        await reply(update, refusal(exc, t), reply_to=exc.message_id)
+        return
     except (ServiceError, EngineError) as exc:
         await reply(update, refusal(exc, t) if isinstance(exc, ServiceError) else esc(str(exc)))
         return
+    if result.ignored_settings:
+        await reply(
+            update,
+            t.gettext(
+                "This chat's saved house rules cannot be used ({reason}), so this game plays the plain preset. "
+                "A chat admin can fix them with /settings rules clear."
+            ).format(reason=esc(result.ignored_settings)),
+        )
     await ctx.deliver(result.game_id)
 
 

@@ -16,7 +16,14 @@ from shithead_bot.telegram.context import BotContext, bot_context, is_chat_admin
 from shithead_bot.telegram.handlers.commands import reply
 from shithead_bot.telegram.render import esc
 from shithead_bot.telegram.replies import refusal
-from shithead_bot.timers.policy import TURN_CHOICES, QuietHours, SettingError, parse_reminders, parse_turn_time
+from shithead_bot.timers.policy import (
+    TURN_CHOICES,
+    QuietHours,
+    SettingError,
+    parse_reminders,
+    parse_timeouts,
+    parse_turn_time,
+)
 
 USAGE = (
     "/settings turn 1h · /settings reminders 50% 1h (or off, default) · /settings timeouts 3 (0: never) · "
@@ -92,8 +99,8 @@ async def change(ctx: BotContext, chat_id: int, key: str, values: list[str]) -> 
     if key == "reminders" and values:
         reminders = None if values == ["default"] else parse_reminders(values)
         return await service.update_chat(chat_id, reminders=reminders)
-    if key == "timeouts" and len(values) == 1 and values[0].isdigit():
-        return await service.update_chat(chat_id, max_timeouts=int(values[0]))
+    if key == "timeouts" and len(values) == 1:
+        return await service.update_chat(chat_id, max_timeouts=parse_timeouts(values[0]))
     if key == "quiet_deadlines" and values in (["on"], ["off"]):
         return await service.update_chat(chat_id, deadlines_skip_quiet=values == ["on"])
     if key == "game" and values in (["shithead"], ["neighbor"]):
@@ -113,7 +120,8 @@ async def _add_rule(ctx: BotContext, chat_id: int, item: str) -> Chat:
     chat = await ctx.service.ensure_chat(chat_id, "group", "")
     key, _, value = item.partition("=")
     rules = {**chat.house_rules, key.strip(): value.strip()}
-    ctx.service.rules_for(chat).with_rules({key.strip(): value.strip()})  # raises RulesError if not a rule
+    base = chat.model_copy(update={"house_rules": {}})
+    ctx.service.rules_for(base).with_rules(rules)  # raises RulesError (with the reason) if not valid
     return await ctx.service.update_chat(chat_id, house_rules=rules)
 
 

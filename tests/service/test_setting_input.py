@@ -1,0 +1,60 @@
+"""Numbers and words typed after /settings and /quiet: every value is range-checked, with a reason."""
+
+from __future__ import annotations
+
+import pytest
+
+from shithead_bot.timers.policy import (
+    QuietHours,
+    SettingError,
+    parse_duration,
+    parse_reminders,
+    parse_timeouts,
+    parse_turn_time,
+)
+
+HUGE = "99999999999999999999"
+
+
+@pytest.mark.parametrize("text", [HUGE, "-1", "21", "1e9", "³", "٣٣", "", "3 4", "0x10"])
+def test_timeouts_out_of_range_or_not_a_number(text: str) -> None:
+    with pytest.raises(SettingError, match="0 \\(never\\) to 20"):
+        parse_timeouts(text)
+
+
+@pytest.mark.parametrize(("text", "value"), [("0", 0), ("3", 3), ("20", 20), (" 7 ", 7)])
+def test_timeouts_in_range(text: str, value: int) -> None:
+    assert parse_timeouts(text) == value
+
+
+@pytest.mark.parametrize("text", [f"{HUGE}h", "0s", "31d", "99999999d", "5 weeks", "١h", "1.5h"])
+def test_durations_out_of_range(text: str) -> None:
+    with pytest.raises(SettingError):
+        parse_duration(text)
+
+
+@pytest.mark.parametrize("items", [[f"{HUGE}%"], ["100%"], ["0%"], [f"{HUGE}h"], ["50%"] * 6, ["٥٠%"]])
+def test_reminders_out_of_range(items: list[str]) -> None:
+    with pytest.raises(SettingError):
+        parse_reminders(items)
+
+
+def test_turn_time_only_the_choices() -> None:
+    with pytest.raises(SettingError):
+        parse_turn_time(f"{HUGE}h")
+    assert parse_turn_time("24h") == 86400
+
+
+@pytest.mark.parametrize(
+    "text",
+    [f"{HUGE}:00-08:00", "23:00-08:00 " + "A" * 500, "23:00-08:00 ../../etc/passwd", "23:00-08:00 é", "٢٣:00-08:00"],
+)
+def test_quiet_hours_refused(text: str) -> None:
+    with pytest.raises(SettingError):
+        QuietHours.parse(text)
+
+
+def test_refusals_quote_at_most_a_little_of_the_input() -> None:
+    with pytest.raises(SettingError) as refused:
+        parse_timeouts("x" * 5000)
+    assert len(str(refused.value)) < 100
