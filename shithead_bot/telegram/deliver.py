@@ -30,7 +30,7 @@ from shithead_bot.i18n import pick_language
 from shithead_bot.service import Ctx, GameService, Notice, NoticeKind
 from shithead_bot.service.outbox import PartialDelivery
 from shithead_bot.telegram.callback_data import Codec
-from shithead_bot.telegram.render import Rendered, Renderer
+from shithead_bot.telegram.render import Rendered, Renderer, fit_lines
 
 log = logging.getLogger(__name__)
 
@@ -284,7 +284,7 @@ class Delivery:
         try:
             return await self.bot.send_message(
                 chat_id,
-                rendered.text,
+                fit_lines(rendered.text.split("\n")),
                 parse_mode=ParseMode.HTML,
                 reply_markup=rendered.markup,
                 disable_web_page_preview=True,
@@ -298,7 +298,7 @@ class Delivery:
         """Edit in place; True if done or unchanged, None if the message is gone."""
         try:
             await self.bot.edit_message_text(
-                rendered.text,
+                fit_lines(rendered.text.split("\n")),
                 chat_id,
                 message_id,
                 parse_mode=ParseMode.HTML,

@@ -4,6 +4,7 @@ for one player holds only what that player may know. HTML parse mode; every name
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -55,6 +56,28 @@ class Rendered:
 
 def esc(text: str) -> str:
     return html.escape(text, quote=False)
+
+
+_TAG = re.compile(r"<[^>]*>")
+
+
+def visible_length(html_text: str) -> int:
+    """The length Telegram checks against its limit: the text after entity parsing, in UTF-16 units."""
+    text = html.unescape(_TAG.sub("", html_text))
+    return len(text.encode("utf-16-le")) // 2
+
+
+def fit_lines(head: Sequence[str], tail: Sequence[str] = (), limit: int = MAX_TEXT) -> str:
+    """Join whole lines (each line holds its own tags) so that what Telegram counts stays within
+    ``limit``: the oldest ``tail`` lines (e.g. past actions) go first, then ``head`` lines from the end."""
+    head, tail = list(head), list(tail)
+    sizes = [visible_length(line) + 1 for line in [*head, *tail]]
+    total = sum(sizes) - 1
+    while tail and total > limit:
+        total -= visible_length(tail.pop(0)) + 1
+    while len(head) > 1 and total > limit:
+        total -= visible_length(head.pop()) + 1
+    return "\n".join([*head, *tail])
 
 
 def rows(buttons: Sequence[InlineKeyboardButton], width: int = ROW) -> list[list[InlineKeyboardButton]]:
@@ -165,12 +188,8 @@ class Renderer:
             lines += self._neighbor_table(view)
         else:
             lines += self._shithead_table(view)
-        told = self.move_lines(last_moves)[-5:]
-        if told:
-            lines.append("")
-            lines += [f"· {line}" for line in told]
-        text = "\n".join(lines)
-        return Rendered(text[-MAX_TEXT:], self._table_buttons())
+        told = [f"· {line}" for line in self.move_lines(last_moves)[-5:]]
+        return Rendered(fit_lines(lines, ["", *told] if told else []), self._table_buttons())
 
     def _table_buttons(self) -> list[list[InlineKeyboardButton]]:
         _ = self._
