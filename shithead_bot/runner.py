@@ -13,11 +13,24 @@ from persistence.migrate import SchemaOutOfDateError, require_current, upgrade
 from shithead_bot.settings import Settings
 
 
+# Libraries whose debug output carries what must never be logged: statements with their parameters
+# (snapshots, seeds), Bot API requests with their texts (hands), URLs with the token.
+QUIET_LIBRARIES = {
+    "httpx": logging.WARNING,
+    "httpcore": logging.WARNING,
+    "aiosqlite": logging.WARNING,
+    "asyncpg": logging.WARNING,
+    "sqlalchemy": logging.WARNING,
+    "telegram": logging.INFO,
+    "apscheduler": logging.WARNING,
+    "alembic": logging.WARNING,
+}
+
+
 def configure_logging(level: str) -> None:
     logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s", level=level.upper())
-    logging.getLogger("httpx").setLevel(logging.WARNING)  # it would log every URL, token included
-    logging.getLogger("apscheduler").setLevel(logging.WARNING)
-    logging.getLogger("alembic").setLevel(logging.WARNING)
+    for name, floor in QUIET_LIBRARIES.items():
+        logging.getLogger(name).setLevel(max(floor, logging.getLogger().level))
 
 
 def fail(message: str) -> int:

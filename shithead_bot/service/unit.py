@@ -44,9 +44,14 @@ def is_transient(exc: BaseException) -> bool:
 
 
 def fault_name(exc: BaseException) -> str:
-    """A short, parameter-free name of a database fault for the log (never the statement's values)."""
+    """A short, parameter-free name of a database fault for the log (never the statement's values):
+    the driver's exception class and, where there is one, its SQLSTATE."""
     orig = getattr(exc, "orig", None)
-    return type(orig).__name__ if orig is not None else type(exc).__name__
+    if orig is None:
+        return type(exc).__name__
+    cause = orig.__cause__ if orig.__cause__ is not None else orig  # asyncpg's own class behind the adapter
+    state = getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
+    return f"{type(cause).__name__} ({state})" if state else type(cause).__name__
 
 
 def retry_once(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:

@@ -193,7 +193,8 @@ def describe_update(update: Update) -> str:
     if query is not None:
         action, _, rest = (query.data or "?").partition(":")
         game = rest.partition(":")[0]
-        kind = f"button {action[:2]!a} game {game if game.isascii() and game.isdigit() else '?'}"
+        action = action if action.isascii() and action.isalpha() and len(action) <= 2 else "?"
+        kind = f"button {action} game {game if game.isascii() and game.isdigit() else '?'}"
     elif message is not None and message.text and message.text.startswith("/"):
         command = message.text.split()[0].split("@")[0]
         kind = "command " + (command if command.isascii() and len(command) <= 33 else "/?")
