@@ -12,7 +12,6 @@ import sys
 from persistence.migrate import SchemaOutOfDateError, require_current, upgrade
 from shithead_bot.settings import Settings
 
-
 # Libraries whose debug output carries what must never be logged: statements with their parameters
 # (snapshots, seeds), Bot API requests with their texts (hands), URLs with the token.
 QUIET_LIBRARIES = {
