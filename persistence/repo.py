@@ -147,6 +147,16 @@ async def set_seat_message(
     await session.execute(query)
 
 
+async def private_message_ids(*, session: AsyncSession, player_id: int) -> set[int]:
+    """The private and reminder message ids recorded for a player's seats in open games."""
+    query = (
+        select(col(Seat.private_message_id), col(Seat.reminder_message_id))
+        .join(Game, col(Game.id) == col(Seat.game_id))
+        .where(col(Seat.player_id) == player_id, col(Game.status).in_(OPEN_STATUSES))
+    )
+    return {int(i) for row in (await session.execute(query)).all() for i in row if i is not None}
+
+
 async def open_game_in_chat(*, session: AsyncSession, chat_id: int) -> Game | None:
     """The chat's game that is not over yet (there is at most one)."""
     query = select(Game).where(col(Game.chat_id) == chat_id, col(Game.status).in_(OPEN_STATUSES))

@@ -1021,6 +1021,11 @@ class GameService:
         async with self.transaction() as session:
             await repo.set_game_messages(session=session, game_id=game_id, **message_ids)
 
+    async def known_private_messages(self, player_id: int) -> set[int]:
+        """Ids of the messages the bot keeps track of in a player's private chat (open games)."""
+        async with self.sessions() as session:
+            return await repo.private_message_ids(session=session, player_id=player_id)
+
     async def record_private_message(
         self, game_id: int, seat: int, message_id: int | None, version: int | None = None
     ) -> None:

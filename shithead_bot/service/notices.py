@@ -27,12 +27,15 @@ class Notice:
     seat: int | None = None
     data: dict[str, Any] = field(default_factory=dict)
     id: int | None = None  # the outbox row, once stored
+    attempts: int = 0  # delivery attempts so far, this one included (> 1: an earlier one may have sent it)
 
     def payload(self) -> dict[str, Any]:
         return {"seat": self.seat, **self.data}
 
     @classmethod
-    def from_row(cls, kind: str, game_id: int, payload: dict[str, Any], row_id: int | None) -> Notice:
+    def from_row(
+        cls, kind: str, game_id: int, payload: dict[str, Any], row_id: int | None, attempts: int = 0
+    ) -> Notice:
         data = dict(payload)
         seat = data.pop("seat", None)
-        return cls(NoticeKind(kind), game_id, seat, data, row_id)
+        return cls(NoticeKind(kind), game_id, seat, data, row_id, attempts)

@@ -64,7 +64,7 @@ class Outbox:
             )
             rows.sort(key=lambda r: (r.game_id or 0, r.id or 0))  # each game's notices together, in order
             batches = [
-                [Notice.from_row(r.kind, r.game_id or 0, r.payload, r.id) for r in group]
+                [Notice.from_row(r.kind, r.game_id or 0, r.payload, r.id, r.attempts) for r in group]
                 for _, group in groupby(rows, key=lambda r: r.game_id)
             ]
         return sum(await asyncio.gather(*(self._send(sender, batch) for batch in batches)))

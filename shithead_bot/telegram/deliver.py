@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 
 NOT_MODIFIED = "message is not modified"
 NOT_FOUND = ("message to edit not found", "message can't be edited", "message_id_invalid")
+ORPHAN_WINDOW = 8  # after a crash, how far back a re-sent message looks for an unrecorded copy
 
 
 class Steps:
@@ -133,12 +134,15 @@ class Delivery:
             return
         kinds = {n.kind for n in notices}
         version = max(int(n.data.get("version", 0)) for n in notices)
+        retried = any(n.attempts > 1 for n in notices)
         try:
-            await self._seat(ctx, seat, kinds, version, moves)
+            await self._seat(ctx, seat, kinds, version, moves, retried)
         except PlayerUnreachableError:
             await self._contact(ctx, seat)
 
-    async def _seat(self, ctx: Ctx, seat: Seat, kinds: set[NoticeKind], version: int, moves: Sequence[MoveRow]) -> None:
+    async def _seat(
+        self, ctx: Ctx, seat: Seat, kinds: set[NoticeKind], version: int, moves: Sequence[MoveRow], retried: bool
+    ) -> None:
         render = self._renderer_for(ctx, seat)
         live = (
             ctx.state is not None
@@ -152,7 +156,7 @@ class Delivery:
             return  # this keyboard was delivered already (a retry after a crash)
         mover_lines = render.moved(seat, self._moves_since(moves, seat)).text.splitlines()
         if wants_keyboard and NoticeKind.TURN in kinds and NoticeKind.MOVED not in kinds:
-            await self._send_private(ctx, seat, render.turn(seat), version)
+            await self._send_private(ctx, seat, render.turn(seat), version, retried=retried)
         elif wants_keyboard:  # the same player goes on (play again, or swapping): edit in place
             intro = mover_lines[1:] if NoticeKind.MOVED in kinds else []
             await self._edit_private(ctx, seat, render.turn(seat, intro), version)
@@ -171,11 +175,17 @@ class Delivery:
             mine.append(move)
         return list(reversed(mine))
 
-    async def _send_private(self, ctx: Ctx, seat: Seat, rendered: Rendered, version: int) -> None:
+    async def _send_private(
+        self, ctx: Ctx, seat: Seat, rendered: Rendered, version: int, *, retried: bool = False
+    ) -> None:
+        """A new private message for the seat. ``retried``: an earlier attempt may have been sent
+        before a crash, unrecorded — its keyboard is taken off too, so only this one stays live."""
         assert seat.player_id is not None
         message = await self._send(seat.player_id, rendered, private=True)
         if seat.private_message_id and seat.message_version and seat.private_message_id != message.message_id:
             await self._drop_keyboard(seat.player_id, seat.private_message_id)  # it still shows buttons
+        if retried and rendered.buttons:
+            await self._drop_orphans(seat, message.message_id)
         shown = version if rendered.buttons else 0
         await self.service.record_private_message(ctx.game.id or 0, seat.number, message.message_id, shown)
         seat.private_message_id, seat.message_version = message.message_id, shown
@@ -194,6 +204,17 @@ class Delivery:
         if shown != seat.message_version:
             await self.service.record_private_message(ctx.game.id or 0, seat.number, seat.private_message_id, shown)
             seat.message_version = shown
+
+    async def _drop_orphans(self, seat: Seat, new_id: int) -> None:
+        """The bot cannot list a chat's messages, but ids in a private chat count up: an earlier
+        attempt's message lies between the seat's previous message and this one. Take the keyboard
+        off the bot's unknown messages there (a few at most; messages of other games are kept)."""
+        assert seat.player_id is not None
+        known = await self.service.known_private_messages(seat.player_id)
+        floor = max(seat.private_message_id or 0, new_id - ORPHAN_WINDOW)
+        for message_id in range(new_id - 1, floor, -1):
+            if message_id not in known:
+                await self._drop_keyboard(seat.player_id, message_id)
 
     async def _drop_keyboard(self, chat_id: int, message_id: int) -> None:
         try:

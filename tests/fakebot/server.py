@@ -154,6 +154,7 @@ class FakeTelegram(Scenario):
         self.control = control
         self.calls: list[Call] = []
         self._faults: defaultdict[str, deque[ApiError]] = defaultdict(deque)
+        self._stalls: list[tuple[str, Callable[[JSON], bool], asyncio.Event]] = []
         self._call_waiters: list[tuple[str, asyncio.Future[Call]]] = []
         self._runner: web.AppRunner | None = None
         self._port: int | None = None
@@ -214,7 +215,16 @@ class FakeTelegram(Scenario):
             self._record(Call(arrived, self.api.names.get(method.lower(), method), params, exc.code))
             return web.json_response(exc.body(), status=exc.code)
         self._record(Call(arrived, method, params, "ok"))
+        await self._maybe_stall(method, params)
         return web.json_response({"ok": True, "result": result})
+
+    async def _maybe_stall(self, method: str, params: JSON) -> None:
+        for stall in list(self._stalls):
+            name, matches, applied = stall
+            if name == method.lower() and matches(params):
+                self._stalls.remove(stall)
+                applied.set()
+                await asyncio.Event().wait()  # the answer never comes (the client dies meanwhile)
 
     async def _call(self, token: str, method: str, params: JSON) -> tuple[str, Any]:
         if not TOKEN_SHAPE.fullmatch(token):
@@ -277,6 +287,17 @@ class FakeTelegram(Scenario):
             parameters = {"retry_after": retry_after, **(parameters or {})}
         fault = ApiError(error_code, description or "Internal Server Error", parameters)
         self._faults[method.lower()].extend([fault] * times)
+
+    def stall_next(self, method: str, matches: Callable[[JSON], bool] = lambda params: True) -> asyncio.Event:
+        """The next call of ``method`` whose parameters ``matches`` takes effect (the message exists,
+        users see it), but its answer never reaches the bot — a crash "right after sending". The
+        returned event is set once it took effect."""
+        applied = asyncio.Event()
+        self._stalls.append((method.lower(), matches, applied))
+        return applied
+
+    def cancel_stalls(self) -> None:
+        self._stalls.clear()
 
     def duplicate_deliveries(self, copies: int = 2, *, at_once: bool = False) -> None:
         """Webhook: POST every update ``copies`` times — one after the other (a retry after a slow

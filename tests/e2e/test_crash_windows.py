@@ -1,0 +1,60 @@
+"""A crash in a send window: the bot is killed right after Telegram took a message, before the bot
+heard back. Delivery cannot be exactly-once against the Bot API; what the user sees must still make
+sense — never two live keyboards, never a turn message without one."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.e2e.conftest import start_all
+from tests.e2e.harness import BotProcess, Player, play_until_over, start_game
+from tests.fakebot import FakeTelegram, SeenMessage
+
+pytestmark = pytest.mark.slow
+
+
+def live_keyboards(fake: FakeTelegram, player: Player) -> list[SeenMessage]:
+    return [m for m in player.private() if m.from_bot and any(b.callback_data for b in m.buttons)]
+
+
+async def test_a_turn_message_resent_after_a_crash_leaves_one_live_keyboard(
+    fake: FakeTelegram, database_url: str, players: list[Player]
+) -> None:
+    duo = players[:2]
+    env = {"OUTBOX_LEASE_SECONDS": "2"}
+    bot = BotProcess(fake, database_url, extra_env=env)
+    await bot.start()
+    await start_all(fake, duo)
+    await start_game(fake, duo)
+    for player in duo:
+        await player.press(await fake.wait_for(player.live_message, timeout=15), "✅ Ready")
+    for _ in range(20):  # a move that hands the turn to the other player: their fresh turn message
+        mover = await fake.wait_for(lambda: next((p for p in duo if p.live_message()), None), timeout=15)
+        other = next(p for p in duo if p is not mover)
+        sent = fake.stall_next("sendMessage", lambda params, chat=other.user_id: str(params["chat_id"]) == str(chat))
+        await mover.play_turn()
+        try:
+            await asyncio.wait_for(sent.wait(), 3)
+            break
+        except TimeoutError:  # the same player went on (a burn): try the next move
+            fake.cancel_stalls()
+    assert sent.is_set()
+    await bot.stop(kill=True)  # SIGKILL: the message is out, the bot never learnt its id
+    before = {p.user_id: len([m for m in p.private() if "Your turn" in m.text]) for p in duo}
+    bot = BotProcess(fake, database_url, extra_env=env)
+    await bot.start()
+    try:
+        await fake.wait_for(
+            lambda: any(len([m for m in p.private() if "Your turn" in m.text]) > before[p.user_id] for p in duo),
+            timeout=30,
+        )  # the lease ran out and the turn message went out again
+        await asyncio.sleep(1.5)
+        live = [m for p in duo for m in live_keyboards(fake, p)]
+        assert len(live) == 1, [(m.chat_id, m.message_id, m.text[:40]) for m in live]
+        starter = next(p for p in duo if p.user_id == live[0].chat_id)
+        assert starter.live_message() == live[0]
+        await play_until_over(fake, duo)
+    finally:
+        await bot.stop()
