@@ -48,6 +48,7 @@ async def insert_if_missing(*, session: AsyncSession, model: type[SQLModel], key
     result: Any = await session.execute(query)
     return bool(result.rowcount)
 
+
 # ----------------------------------------------------------------------------- chats and players
 
 
@@ -345,11 +346,18 @@ async def mark_delivered(*, session: AsyncSession, ids: Sequence[int], now: date
         await session.execute(update(Outbox).where(col(Outbox.id).in_(ids)).values(delivered_at=now, last_error=None))
 
 
-async def defer_outbox(*, session: AsyncSession, ids: Sequence[int], until: datetime) -> None:
-    """Put notices off until ``until`` without counting it as a failure (e.g. a throttled table edit)."""
+async def defer_outbox(*, session: AsyncSession, ids: Sequence[int], until: datetime, uncount: bool = False) -> None:
+    """Put notices off until ``until`` without counting it as a failure (e.g. a throttled table edit;
+    ``uncount``: the claim that led here is not counted as an attempt either)."""
     if ids:
-        query = update(Outbox).where(col(Outbox.id).in_(ids)).values(not_before=until, claimed_until=None)
-        await session.execute(query)
+        values: dict[str, Any] = {"not_before": until, "claimed_until": None}
+        if uncount:
+            values["attempts"] = (
+                func.max(col(Outbox.attempts) - 1, 0)
+                if dialect_of(session) == "sqlite"
+                else func.greatest(col(Outbox.attempts) - 1, 0)
+            )
+        await session.execute(update(Outbox).where(col(Outbox.id).in_(ids)).values(**values))
 
 
 async def supersede_outbox(

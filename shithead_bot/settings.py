@@ -32,6 +32,9 @@ class Settings(BaseSettings):
     paused_expiry_days: int = Field(default=30, description="a game paused this long is closed")
     outbox_lease_seconds: int = Field(default=30, description="how long a worker may hold notices it sends")
     outbox_sweep_seconds: float = Field(default=1.0, description="how often pending notices are looked for")
+    send_per_second: float = Field(default=30.0, gt=0, description="Bot API sends per second, the whole fleet")
+    group_sends_per_minute: float = Field(default=20.0, gt=0, description="sends per minute into one group")
+    private_sends_per_second: float = Field(default=1.0, gt=0, description="sends per second into one private chat")
     table_edit_seconds: float = Field(
         default=3.0, description="edit a group's table at most this often (Telegram allows ~20 posts a minute)"
     )

@@ -1021,6 +1021,15 @@ class GameService:
         async with self.transaction() as session:
             await repo.set_game_messages(session=session, game_id=game_id, **message_ids)
 
+    async def reserve_send(self, key: str, capacity: float, per_second: float) -> float:
+        """A token from the fleet's send bucket ``key`` (PostgreSQL): the seconds to wait first."""
+        async with self.sessions() as session, session.begin():
+            return await repo.reserve_send(session=session, key=key, capacity=capacity, per_second=per_second)
+
+    async def hold_sends(self, key: str, seconds: float, per_second: float) -> None:
+        async with self.sessions() as session, session.begin():
+            await repo.hold_sends(session=session, key=key, seconds=seconds, per_second=per_second)
+
     async def known_private_messages(self, player_id: int) -> set[int]:
         """Ids of the messages the bot keeps track of in a player's private chat (open games)."""
         async with self.sessions() as session:

@@ -31,10 +31,11 @@ MAX_ATTEMPTS = 12  # then a notice is given up (logged), so a broken one cannot 
 class PartialDelivery(Exception):
     """A sender got some of a batch's notices out before failing: those count as delivered."""
 
-    def __init__(self, done: Sequence[int], cause: BaseException) -> None:
+    def __init__(self, done: Sequence[int], cause: BaseException, wait: timedelta | None = None) -> None:
         super().__init__(f"{len(done)} sent, then {cause!r}")
         self.done = list(done)
         self.cause = cause
+        self.wait = wait  # the send rate is used up: try the rest after this, and it is no failure
 
 
 class Outbox:
@@ -83,6 +84,10 @@ class Outbox:
                 now = self.clock()
                 await repo.mark_delivered(session=session, ids=done, now=now)
                 failed = [i for i in ids if i not in done]
+                wait = exc.wait if isinstance(exc, PartialDelivery) else None
+                if wait is not None:  # the send rate is used up: later, and no failure
+                    await repo.defer_outbox(session=session, ids=failed, until=now + wait, uncount=True)
+                    return len(done)
                 await repo.release_outbox(
                     session=session,
                     ids=failed,

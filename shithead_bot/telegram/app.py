@@ -12,7 +12,6 @@ from sqlalchemy.exc import DBAPIError
 from telegram import Bot, BotCommand, Update
 from telegram.error import InvalidToken, NetworkError
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationHandlerStop,
     CallbackQueryHandler,
@@ -34,6 +33,7 @@ from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.context import KEY, BotContext, bot_context, texts
 from shithead_bot.telegram.deliver import Delivery
 from shithead_bot.telegram.handlers import buttons, chats, commands, settings
+from shithead_bot.telegram.ratelimit import Limits, SendRate, SharedBuckets
 from shithead_bot.telegram.replies import answer
 from shithead_bot.timers.sweeper import Sweeper
 
@@ -93,7 +93,11 @@ def build_application(settings: Settings, token: str) -> Application:
         .token(token)
         .base_url(api_url)
         .base_file_url(file_url)
-        .rate_limiter(AIORateLimiter(max_retries=3))
+        .rate_limiter(
+            SendRate(
+                Limits(settings.send_per_second, settings.group_sends_per_minute, settings.private_sends_per_second)
+            )
+        )
         .concurrent_updates(64)
         .post_init(_post_init)
         .post_shutdown(_post_shutdown)
@@ -133,6 +137,9 @@ async def _post_init(app: Application) -> None:
     engine = make_engine(settings.database_url)
     app.bot_data["engine"] = engine
     service = GameService(make_sessionmaker(engine), settings)
+    limiter = app.bot.rate_limiter
+    if isinstance(limiter, SendRate) and service.dialect == "postgresql":
+        limiter.buckets = SharedBuckets(service)  # one send rate for every worker on this database
     key = hashlib.sha256(b"shithead-callback:" + app.bot_data["token"].encode()).digest()
     codec = Codec(key)
     username = app.bot.username

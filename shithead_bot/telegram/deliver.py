@@ -22,7 +22,7 @@ from typing import Any, NoReturn
 
 from telegram import Bot, Message
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter
 
 from persistence.models import Move as MoveRow
 from persistence.models import Seat, utcnow
@@ -30,6 +30,7 @@ from shithead_bot.i18n import pick_language
 from shithead_bot.service import Ctx, GameService, Notice, NoticeKind
 from shithead_bot.service.outbox import PartialDelivery
 from shithead_bot.telegram.callback_data import Codec
+from shithead_bot.telegram.ratelimit import retry_seconds
 from shithead_bot.telegram.render import Rendered, Renderer, fit_lines
 
 log = logging.getLogger(__name__)
@@ -52,6 +53,8 @@ class Steps:
             await step
         except BadRequest as exc:  # Telegram refuses this for good: sending it again would not help
             log.error("game %s: notices %s dropped, Telegram refused them: %s", self.game_id, ids, exc)
+        except RetryAfter as exc:  # the send rate is used up for now
+            raise PartialDelivery(self.done, exc, timedelta(seconds=retry_seconds(exc))) from exc
         except Exception as exc:  # a network error, a 429 the rate limiter gave up on, the database…
             raise PartialDelivery(self.done, exc) from exc
         self.done.extend(ids)

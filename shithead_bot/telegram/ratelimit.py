@@ -1,0 +1,162 @@
+"""One send rate for the whole fleet: every worker takes its Bot API sends from the same buckets.
+
+Telegram allows a bot about 30 messages a second overall, about 20 a minute in one group and about
+one a second in one private chat. A per-process limiter lets N workers send N times that and meet
+429 storms, so on PostgreSQL the buckets live in the database (``send_bucket``, on the database's
+clock): a send reserves a token in the global bucket and in its chat's bucket with one statement
+each, and waits until both are paid. A 429 puts the bucket on hold for every worker. On SQLite
+(one process) the same buckets live in memory.
+
+Only sending and editing count; answering a press, reading chats and polling do not wait.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from telegram.error import RetryAfter
+from telegram.ext import BaseRateLimiter
+
+log = logging.getLogger(__name__)
+
+LIMITED_PREFIXES = ("send", "edit", "copy", "forward")
+MAX_WAIT = 10.0  # longer waits hand the send back to the outbox for later (it holds a lease meanwhile)
+
+
+def retry_seconds(exc: RetryAfter) -> float:
+    """A 429's wait (read as PTB's own limiter reads it: the public attribute changes type in v23)."""
+    return exc._retry_after.total_seconds()
+
+
+@dataclass(frozen=True)
+class Bucket:
+    key: str
+    capacity: float
+    per_second: float
+
+
+@dataclass(frozen=True)
+class Limits:
+    per_second: float = 30.0  # the whole bot
+    group_per_minute: float = 20.0  # one group
+    private_per_second: float = 1.0  # one private chat
+
+    def buckets(self, chat_id: object) -> list[Bucket]:
+        """The buckets a send to ``chat_id`` (None: no chat) takes a token from."""
+        found = [Bucket("global", max(1.0, self.per_second / 5), self.per_second)]
+        try:
+            chat = int(str(chat_id))
+        except ValueError:
+            chat = -1  # "@channel" names are groups or channels
+        if chat_id is None:
+            return found
+        if chat < 0:
+            found.append(Bucket(f"chat:{chat}", self.group_per_minute, self.group_per_minute / 60))
+        else:
+            found.append(Bucket(f"chat:{chat}", 3.0, self.private_per_second))
+        return found
+
+
+class Buckets(Protocol):
+    async def reserve(self, buckets: list[Bucket]) -> float:
+        """Take a token from each bucket; seconds to wait before sending."""
+
+    async def hold(self, bucket: Bucket, seconds: float) -> None:
+        """Nobody sends on this bucket for ``seconds``."""
+
+
+class MemoryBuckets:
+    """Buckets of one process."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self._tokens: dict[str, tuple[float, float]] = {}  # key -> (tokens, at)
+
+    def _take(self, bucket: Bucket, tokens: float | None = None) -> float:
+        now = self.clock()
+        held, at = self._tokens.get(bucket.key, (bucket.capacity, now))
+        level = min(bucket.capacity, held + (now - at) * bucket.per_second) if tokens is None else tokens
+        self._tokens[bucket.key] = (level - (1 if tokens is None else 0), now)
+        return max(0.0, -(level - 1) / bucket.per_second) if tokens is None else 0.0
+
+    async def reserve(self, buckets: list[Bucket]) -> float:
+        return max(self._take(b) for b in buckets)
+
+    async def hold(self, bucket: Bucket, seconds: float) -> None:
+        now = self.clock()
+        held, at = self._tokens.get(bucket.key, (bucket.capacity, now))
+        level = min(bucket.capacity, held + (now - at) * bucket.per_second)
+        self._take(bucket, tokens=min(level, -seconds * bucket.per_second))
+
+
+class SharedBuckets:
+    """The fleet's buckets in the database (through the service); a database fault falls back to
+    this process's own buckets for that send rather than holding messages back."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store  # has reserve_send(key, capacity, per_second) and hold_sends(key, seconds, per_second)
+        self.local = MemoryBuckets()
+
+    async def reserve(self, buckets: list[Bucket]) -> float:
+        try:
+            waits = [await self.store.reserve_send(b.key, b.capacity, b.per_second) for b in buckets]
+        except Exception as exc:  # the database is away: keep a rate of our own meanwhile
+            log.warning("shared send rate unavailable (%s); using this worker's own", type(exc).__name__)
+            return await self.local.reserve(buckets)
+        return max(waits)
+
+    async def hold(self, bucket: Bucket, seconds: float) -> None:
+        try:
+            await self.store.hold_sends(bucket.key, seconds, bucket.per_second)
+        except Exception as exc:
+            log.warning("shared send rate unavailable (%s); holding this worker only", type(exc).__name__)
+            await self.local.hold(bucket, seconds)
+
+
+class SendRate(BaseRateLimiter[int]):
+    """PTB's rate limiter interface over :class:`Buckets`; a 429 is waited out and retried."""
+
+    def __init__(self, limits: Limits | None = None, buckets: Buckets | None = None, max_retries: int = 3) -> None:
+        self.limits = limits or Limits()
+        self.buckets: Buckets = buckets or MemoryBuckets()
+        self.max_retries = max_retries
+
+    async def initialize(self) -> None:
+        return None
+
+    async def shutdown(self) -> None:
+        return None
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, bool | dict[str, Any] | list[dict[str, Any]]]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> bool | dict[str, Any] | list[dict[str, Any]]:
+        if not endpoint.lower().startswith(LIMITED_PREFIXES):
+            return await callback(*args, **kwargs)
+        buckets = self.limits.buckets(data.get("chat_id"))
+        for attempt in range((rate_limit_args or self.max_retries) + 1):
+            wait = await self.buckets.reserve(buckets)
+            if wait > MAX_WAIT:
+                raise RetryAfter(int(wait) + 1)  # the outbox puts the notice off, not counted as a failure
+            if wait > 0:
+                await asyncio.sleep(wait)
+            try:
+                return await callback(*args, **kwargs)
+            except RetryAfter as exc:
+                seconds = retry_seconds(exc)
+                log.info("Telegram asked to wait %s s (%s, attempt %d)", seconds, endpoint, attempt + 1)
+                for bucket in buckets:
+                    await self.buckets.hold(bucket, float(seconds))
+                if attempt == (rate_limit_args or self.max_retries):
+                    raise
+        raise AssertionError("unreachable")
