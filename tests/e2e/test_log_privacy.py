@@ -18,8 +18,7 @@ from tests.fakebot import FakeTelegram
 pytestmark = pytest.mark.slow
 
 SQLITE_FAULT = (
-    "CREATE TRIGGER injected_fault BEFORE UPDATE OF snapshot ON game "
-    "BEGIN SELECT RAISE(ABORT, 'injected fault'); END"
+    "CREATE TRIGGER injected_fault BEFORE UPDATE OF snapshot ON game BEGIN SELECT RAISE(ABORT, 'injected fault'); END"
 )
 PG_FAULT = [
     "CREATE OR REPLACE FUNCTION injected_fault() RETURNS trigger AS $$ "
