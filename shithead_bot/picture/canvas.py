@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw
 from engine.cards import CARDS, Card
 from shithead_bot.picture import sprites
 from shithead_bot.picture.model import Box, Item
-from shithead_bot.picture.text import text_image
+from shithead_bot.picture.text import ascent, text_image
 
 W, H = 1280, 720
 MARGIN, GAP = 14, 10
@@ -129,7 +129,8 @@ class Painter:
         if not line.legible and fallback:
             line = text_image(fallback, size, bold, max_width)
         left = x if align == "left" else x - line.width // 2 if align == "center" else x - line.width
-        box = (left, y, left + line.width, y + line.height)
+        top = y + ascent(size, bold) - line.ascent
+        box = (left, top, left + line.width, top + line.height)
         self.image.paste(colour, box, line.mask)
         return self.note(kind, line.text, box, seat, role)
 

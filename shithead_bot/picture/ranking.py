@@ -39,7 +39,7 @@ def render_ranking(
     width = 760 if columns == 1 else 580
     gap = 40
     left0 = (W - (columns * width + (columns - 1) * gap)) // 2
-    top = 136
+    top = 136 + max(0, (H - 130 - 136) - per_column * row_h) // 2
     forfeited = _forfeits(view)
     size = 28 if row_h >= 44 else 22
     for i, seat in enumerate(outcome.ranking):

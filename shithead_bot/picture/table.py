@@ -197,7 +197,11 @@ def _pile(p: Painter, center: Box, view: ShitheadView, labels: Labels) -> None:
     shown: list[int] = list(range(max(0, len(pile) - FAN), len(pile)))
     if beat is not None and beat < len(pile) - FAN:
         shown = [beat, *range(len(pile) - FAN + 1, len(pile))]  # the card to beat, then the top ones
-    fan_w = cw + step * max(0, len(shown) - 1) if shown else cw
+    jump = 8 if len(shown) > 1 and shown[1] != shown[0] + 1 else 0  # a gap where cards are left out
+    fan_w = cw + step * max(0, len(shown) - 1) + jump
+    words = labels.pile.format(n=len(pile)) if pile else labels.empty_pile
+    need = need_text(view, labels)
+    fan_w = max(fan_w, p.text_width(words, 22, True) + (12 + p.text_width(need, 22, True) if pile else 0))
     stock_w = cw + 6
     total = fan_w + 50 + stock_w + 30 + stock_w
     x = (cx0 + cx1) // 2 - total // 2
@@ -205,23 +209,19 @@ def _pile(p: Painter, center: Box, view: ShitheadView, labels: Labels) -> None:
     label_y = y + ch + 8
     if not pile:
         p.draw.rounded_rectangle((x, y, x + cw, y + ch), radius=11, outline=DIM, width=2)
-        p.text(x + cw // 2, label_y, labels.empty_pile, 22, TEXT, bold=True, align="center", kind="pile_count")
     invisible_on_top = beat is not None and beat < len(pile) - 1
     ring_box: Box | None = None
     for k, index in enumerate(shown):
-        cx = x + k * step
-        if k and shown[k - 1] != index - 1:
-            cx += 6  # a gap where cards are left out
+        cx = x + k * step + (jump if k else 0)
         p.card(pile[index], cx, y, cw, ch, None, "pile")
         if index == beat and invisible_on_top:
             ring_box = (cx - 4, y - 4, cx + cw + 4, y + ch + 4)
     if ring_box is not None and beat is not None:
         p.ring(ring_box, 4, "to_beat", str(pile[beat]))
         p.pill((ring_box[0] + ring_box[2]) // 2, ring_box[3] - 14, labels.to_beat, 17, GOLD, (20, 24, 20))
+    box = p.text(x, label_y + 4, words, 22, TEXT, bold=True, kind="pile_count")
     if pile:
-        words = labels.pile.format(n=len(pile))
-        box = p.text(x, label_y + 4, words, 22, TEXT, bold=True, kind="pile_count")
-        p.text(box[2] + 12, label_y + 4, need_text(view, labels), 22, GOLD, bold=True, role="need")
+        p.text(box[2] + 12, label_y + 4, need, 22, GOLD, bold=True, role="need")
     sx = x + fan_w + 50
     _stack(p, sx, y, view.stock_count, "stock", labels.stock.format(n=view.stock_count), "stock_count")
     bx = sx + stock_w + 30

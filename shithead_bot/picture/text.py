@@ -121,6 +121,12 @@ def _format4(data: bytes, at: int) -> set[int]:
     return found
 
 
+def ascent(size: int, bold: bool = False) -> int:
+    """Where the baseline of a line of the main face lies below its top: lines of every script are
+    placed so that their baselines agree."""
+    return font(CHAINS[bold][0], size).getmetrics()[0]
+
+
 def face_for(char: str, bold: bool) -> str | None:
     """The first face of the chain that has ``char``, or None."""
     code = ord(char)
@@ -208,8 +214,8 @@ def _is_rtl(char: str) -> bool:
 
 
 def visual_order(text: str) -> str:
-    """A simple bidi for one line: shape Arabic, reverse right-to-left runs (and their order when
-    the line starts right-to-left). Neutral characters between two right-to-left ones join them."""
+    """A simple bidi for one left-to-right line: shape Arabic and reverse each right-to-left run.
+    Neutral characters between two right-to-left ones belong to their run."""
     if not any(_is_rtl(ch) for ch in text):
         return text
     runs: list[tuple[bool, str]] = []
@@ -230,9 +236,6 @@ def visual_order(text: str) -> str:
                 fixed.append((False, chunk[len(core) :]))
         else:
             fixed.append((False, chunk))
-    first_strong = next((ch for ch in text if unicodedata.bidirectional(ch) in ("L", "R", "AL")), "a")
-    if _is_rtl(first_strong):
-        fixed.reverse()
     return "".join(chunk for _, chunk in fixed)
 
 
@@ -268,7 +271,9 @@ def runs(text: str, bold: bool) -> tuple[list[tuple[str, str]], int]:
 @dataclass(frozen=True)
 class TextImage:
     """A line of text as an ``L`` mask. ``text`` is what was drawn (after fallback and ellipsis);
-    ``legible`` is False when nothing drawable was left (the caller draws its placeholder)."""
+    ``legible`` is False when nothing drawable was left (the caller draws its placeholder).
+    Lines run left to right (a caption such as "محمد played 3♥" keeps its order); right-to-left
+    runs inside read right to left."""
 
     mask: Image.Image
     text: str
@@ -280,7 +285,8 @@ class TextImage:
 
 
 def _width(parts: list[tuple[str, str]], size: int) -> int:
-    return int(sum(font(face, size).getlength(chunk) for face, chunk in parts) + 0.999)
+    direction = "ltr" if raqm() else None
+    return int(sum(font(face, size).getlength(chunk, direction=direction) for face, chunk in parts) + 0.999)
 
 
 @lru_cache(maxsize=4096)
@@ -314,8 +320,8 @@ def text_image(text: str, size: int, bold: bool = False, max_width: int = 0) -> 
     x = 0.0
     for face, chunk in parts:
         f = font(face, size)
-        draw.text((x, ascent), chunk, font=f, fill=255, anchor="ls")
-        x += f.getlength(chunk)
+        draw.text((x, ascent), chunk, font=f, fill=255, anchor="ls", direction="ltr" if raqm() else None)
+        x += f.getlength(chunk, direction="ltr" if raqm() else None)
     return TextImage(mask, drawn, width, ascent + descent, ascent, legible, missing)
 
 
