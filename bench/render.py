@@ -119,12 +119,25 @@ def finished(seats: int = 5, preset: str = "smelly") -> tuple[ShitheadState, lis
     return state, log
 
 
+def mid_game(seats: int, seed: int) -> tuple[ShitheadState, list[Event]]:
+    """A position worth showing: in play, a few cards on the pile, someone already out (3+ seats)."""
+    state, log = position(seats, seed, steps=1)
+    rng = random.Random(seed)
+    for _ in range(5000):
+        view = state.view(None)
+        out = sum(info.place is not None for info in view.seats)
+        if state.phase == "play" and len(view.pile) >= 3 and (seats < 3 or out >= 1) and view.pile[-1].rank != 10:
+            return state, log
+        advance(state, rng, 1, log)
+    raise RuntimeError("no position worth showing found")
+
+
 def examples(folder: Path) -> list[Path]:
     """The README's example pictures."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for seats in (2, 4, 10):
-        state, log = position(seats, seed=5)
+        state, log = mid_game(seats, seed=5)
         decks = " · 2 decks" if state.rules.decks == 2 else ""
         info = info_for(state, log, f"Shithead (standard{decks}) · #{40 + seats}")
         written.append(folder / f"table-{seats}.png")

@@ -36,6 +36,7 @@ class Labels:
     out: str = "out, {place}"
     left: str = "left the game"
     dealer: str = "dealer"
+    dealer_short: str = "D"  # on the narrow panels of a big Neighbor table
     nameless: str = "Player {n}"
     # Neighbor
     hand_number: str = "Hand {n}"

@@ -10,12 +10,14 @@ from engine.rules import Power, Rules
 from engine.views import NeighborSeatInfo, NeighborView, SeatInfo, ShitheadView
 from shithead_bot.picture import sprites
 from shithead_bot.picture.canvas import (
+    DARK,
     DIM,
     GOLD,
     MUTED,
     PANEL_OUT,
     RED,
     TEXT,
+    Colour,
     H,
     Painter,
     W,
@@ -66,25 +68,31 @@ def _actions(p: Painter, center: Box, actions: Sequence[str], lines: int = 2) ->
         y += 28
 
 
-def _name(p: Painter, box: Box, seat: int, name: str, labels: Labels, right: int, lit: bool, size: int) -> None:
+def _name(
+    p: Painter, box: Box, seat: int, name: str, labels: Labels, right: int, lit: bool, size: int, pad: int = 14
+) -> None:
     x0, y0, x1, _ = box
     p.text(
-        x0 + 14,
+        x0 + pad,
         y0 + 10,
         name,
         size,
         GOLD if lit else TEXT,
         bold=True,
-        max_width=x1 - x0 - 28 - right,
+        max_width=x1 - x0 - 2 * pad - right,
         kind="name",
         seat=seat,
         fallback=labels.nameless.format(n=seat + 1),
     )
 
 
+def _turn_words(info: TableInfo, labels: Labels) -> str:
+    return f"▶ {labels.to_play}" + (f" · {info.deadline}" if info.deadline else "")
+
+
 def _turn_line(p: Painter, box: Box, seat: int, info: TableInfo, labels: Labels) -> None:
     x0, _, x1, y1 = box
-    words = f"▶ {labels.to_play}" + (f" · {info.deadline}" if info.deadline else "")
+    words = _turn_words(info, labels)
     p.text(x0 + 14, y1 - 36, words, 22, GOLD, bold=True, max_width=x1 - x0 - 28, kind="status", seat=seat, role="turn")
 
 
@@ -218,7 +226,7 @@ def _pile(p: Painter, center: Box, view: ShitheadView, labels: Labels) -> None:
             ring_box = (cx - 4, y - 4, cx + cw + 4, y + ch + 4)
     if ring_box is not None and beat is not None:
         p.ring(ring_box, 4, "to_beat", str(pile[beat]))
-        p.pill((ring_box[0] + ring_box[2]) // 2, ring_box[3] - 14, labels.to_beat, 17, GOLD, (20, 24, 20))
+        p.pill((ring_box[0] + ring_box[2]) // 2, ring_box[3] - 14, labels.to_beat, 17, GOLD, DARK)
     box = p.text(x, label_y + 4, words, 22, TEXT, bold=True, kind="pile_count")
     if pile:
         p.text(box[2] + 12, label_y + 4, need, 22, GOLD, bold=True, role="need")
@@ -264,7 +272,7 @@ def _neighbor(view: NeighborView, info: TableInfo, labels: Labels) -> Painter:
     p.text(mid + 20 + cw // 2, y + ch + 8, labels.deck.format(n=view.deck_count), 22, TEXT, bold=True, align="center")
     if None in blocked:
         p.card(blocked[None], mid + 40 + cw, y, cw, ch, None, "blocked")
-        p.pill(mid + 40 + cw + cw // 2, y + ch - 14, labels.blocked, 17, GOLD, (20, 24, 20))
+        p.pill(mid + 40 + cw + cw // 2, y + ch - 14, labels.blocked, 17, GOLD, DARK)
     _actions(p, geo.center, info.actions)
     return p
 
@@ -280,55 +288,78 @@ def _neighbor_seat(
     lit: bool,
     blocked: Card | None,
 ) -> None:
+    """Name and dealer mark; lives as hearts; this hand's card (a back), a King that blocked a swap
+    and the card of the last hand; the seat's state. Narrow panels (11 seats and more) shrink."""
     x0, y0, x1, y1 = box
     w = x1 - x0
+    narrow = w < 200
+    pad = 10 if narrow else 14
     s = seat.seat
     if not seat.active:
         _dim(p, box)
     p.note("seat", name, box, s)
-    size = 28 if w >= 280 else 24
     badge = 0
     if s == view.dealer and view.phase is not Phase.OVER:
-        label = p.pill(
-            x1 - 14 - p.text_width(labels.dealer, 16, True) // 2 - 6,
-            y0 + 14,
-            labels.dealer,
-            16,
-            MUTED,
-            (20, 24, 20),
-            kind="dealer",
-            seat=s,
-        )
-        badge = label[2] - label[0] + 8
-    _name(p, box, s, name, labels, badge, lit, size)
-    p.text(x0 + 14, y0 + 52, "♥" * seat.lives, 30, RED, kind="lives", seat=s)
-    lost = "♡" * max(0, view.rules.lives - seat.lives)
-    if lost:
-        full = p.text_width("♥" * seat.lives, 30) if seat.lives else 0
-        p.text(x0 + 14 + full, y0 + 52, lost, 30, DIM, kind="text", seat=s, role="lost_lives")
-    cw, ch = (56, 78)
-    right = x1 - 14
-    card_y = y0 + 46 if (y1 - y0) >= 190 else y0 + 40
-    if seat.active and view.phase is Phase.PLAY:
+        word, size = (labels.dealer_short, 14) if narrow else (labels.dealer, 16)
+        half = p.text_width(word, size, True) // 2 + size // 3
+        mark = p.pill(x1 - pad - half, y0 + 14, word, size, MUTED, DARK, kind="dealer", seat=s)
+        badge = mark[2] - mark[0] + 8
+    _name(p, box, s, name, labels, badge, lit, 20 if narrow else 28 if w >= 280 else 24, pad)
+    cw, ch = (40, 56) if narrow else (56, 78)
+    card_y = y0 + (46 if y1 - y0 >= 190 else 40)
+    heart_size = 20 if narrow else 30 if w >= 280 else 26
+    heart_y = y1 - 32 if narrow else card_y + 6
+    hearts = _hearts(p, x0 + pad, heart_y, seat, view, heart_size)
+    left = x0 + pad if narrow else hearts + 8
+    right = x1 - pad
+    pill = 12 if narrow else 14
+    if seat.active and view.phase is Phase.PLAY and right - cw >= left:
         right -= cw
         p.back(right, card_y, cw, ch, s, "hand")
-        right -= 10
-    if blocked is not None:
+        right -= 8
+    if blocked is not None and right - cw >= left:
         right -= cw
         p.card(blocked, right, card_y, cw, ch, s, "blocked")
-        p.pill(right + cw // 2, card_y + ch - 10, labels.blocked, 14, GOLD, (20, 24, 20))
-        right -= 10
+        _tag(p, box, right + cw // 2, card_y + ch - 10, labels.blocked, pill, GOLD, s)
+        right -= 8
     revealed = view.last_reveal[s] if s < len(view.last_reveal) else None
-    if revealed is not None and (w >= 280 or blocked is None):
+    if revealed is not None and right - cw >= left:
         right -= cw
         p.card(revealed, right, card_y, cw, ch, s, "reveal")
-        p.pill(right + cw // 2, card_y + ch - 10, labels.last_hand, 14, MUTED, (20, 24, 20))
+        if not narrow:
+            _tag(p, box, right + cw // 2, card_y + ch - 10, labels.last_hand, pill, MUTED, s)
+    status_x = hearts + 8 if narrow else x0 + pad
+    status_y = y1 - 32 if narrow else y1 - 36
+    room = x1 - pad - status_x
+    size = 18 if narrow else 22
     if not seat.active:
         place = labels.out.format(place=labels.ordinal(seat.place or 0))
-        p.text(x0 + 14, y1 - 36, place, 22, MUTED, bold=True, max_width=w - 28, kind="place", seat=s)
+        p.text(status_x, status_y, place, size, MUTED, bold=True, max_width=room, kind="place", seat=s)
     elif lit:
-        _turn_line(p, box, s, info, labels)
+        words = f"▶ {info.deadline or labels.to_play}" if narrow else _turn_words(info, labels)
+        p.text(status_x, status_y, words, size, GOLD, bold=True, max_width=room, kind="status", seat=s, role="turn")
     elif seat.has_acted and view.phase is Phase.PLAY:
-        p.text(x0 + 14, y1 - 36, f"✓ {labels.acted}", 22, TEXT, max_width=w - 28, kind="status", seat=s)
+        words = "✓" if narrow else f"✓ {labels.acted}"
+        p.text(status_x, status_y, words, size, TEXT, max_width=room, kind="status", seat=s)
     if lit:
-        p.ring(box, 5, "highlight", name, s)
+        p.ring(box, 4 if narrow else 5, "highlight", name, s)
+
+
+def _hearts(p: Painter, x: int, y: int, seat: NeighborSeatInfo, view: NeighborView, size: int) -> int:
+    """Lives left as red hearts, lives lost as hollow ones; returns the right edge."""
+    right = x
+    if seat.lives:
+        right = p.text(x, y, "♥" * seat.lives, size, RED, kind="lives", seat=seat.seat)[2]
+    else:
+        p.note("lives", "", (x, y, x, y), seat.seat)
+    lost = "♡" * max(0, view.rules.lives - seat.lives)
+    if lost:
+        right = p.text(right, y, lost, size, DIM, seat=seat.seat, role="lost_lives")[2]
+    return right
+
+
+def _tag(p: Painter, box: Box, x: int, y: int, word: str, size: int, fill: Colour, seat: int) -> None:
+    """A tag on a card, kept inside the seat's panel."""
+    half = p.text_width(word, size, True) // 2 + size // 3
+    x = max(box[0] + half + 2, min(box[2] - half - 2, x))
+    p.pill(x, y, word, size, fill, DARK, seat=seat)
