@@ -153,16 +153,26 @@ class Painter:
         self.image.paste(sprite, (x0, y0), sprite)
         return self.note(kind, what, box, seat)
 
-    def pill(self, x: int, y: int, text: str, size: int, fill: Colour, colour: Colour, **note: object) -> Box:
+    def pill(
+        self,
+        x: int,
+        y: int,
+        text: str,
+        size: int,
+        fill: Colour,
+        colour: Colour,
+        *,
+        kind: str = "text",
+        seat: int | None = None,
+        role: str = "",
+    ) -> Box:
         """A short label on a rounded tag; ``x`` is its centre, ``y`` its top."""
         line = text_image(text, size, True)
         pad = size // 3
         box = (x - line.width // 2 - pad, y, x + line.width // 2 + pad, y + line.height + 2)
         self.draw.rounded_rectangle(box, radius=(box[3] - box[1]) // 2, fill=fill)
         self.image.paste(colour, (box[0] + pad, y + 1, box[0] + pad + line.width, y + 1 + line.height), line.mask)
-        kind = str(note.get("kind", "text"))
-        seat = note.get("seat")
-        return self.note(kind, line.text, box, seat if isinstance(seat, int) else None, str(note.get("role", "")))
+        return self.note(kind, line.text, box, seat, role)
 
     def png(self) -> bytes:
         return encode(self.image)

@@ -32,6 +32,7 @@ class Labels:
     to_beat: str = "to beat"
     to_play: str = "to play"
     swapping: str = "swapping"
+    swap_phase: str = "Swap phase"
     ready: str = "ready"
     out: str = "out, {place}"
     left: str = "left the game"

@@ -6,6 +6,7 @@ from engine.common import Outcome
 from engine.views import NeighborView, ShitheadView
 from shithead_bot.picture.canvas import GOLD, MUTED, PANEL, PANEL_EDGE, RED, TEXT, H, Painter, W, plain_base
 from shithead_bot.picture.model import Labels, Picture, TableInfo, seat_names
+from shithead_bot.picture.table import RENDER_LOCK, check_spectator
 
 LOSER_FILL = (90, 30, 34)
 
@@ -21,12 +22,17 @@ def render_ranking(
     ``view`` is the spectator's view of the finished game; ``loser_title`` the loser's title in the
     reader's words (default: the rules' own, e.g. "ShitSmelly Head").
     """
-    if view.seat is not None:
-        raise ValueError("the ranking picture takes the spectator's view only: state.view(None)")
+    check_spectator(view)
     outcome = view.outcome
     if outcome is None:
         raise ValueError("the game is not over: no ranking yet")
-    labels = labels or Labels()
+    with RENDER_LOCK:
+        return _ranking(view, outcome, info, labels or Labels(), loser_title)
+
+
+def _ranking(
+    view: ShitheadView | NeighborView, outcome: Outcome, info: TableInfo, labels: Labels, loser_title: str | None
+) -> Picture:
     n = len(outcome.places)
     names = [name or labels.nameless.format(n=s + 1) for s, name in enumerate(seat_names(info.names, n))]
     p = Painter(plain_base(W, H))

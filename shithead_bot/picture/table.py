@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 
 from engine.cards import Card, rank_text
@@ -27,16 +28,25 @@ from shithead_bot.picture.canvas import (
 from shithead_bot.picture.model import Box, Labels, Picture, TableInfo, seat_names
 
 FAN = 6  # pile cards drawn at most
+RENDER_LOCK = threading.Lock()  # FreeType faces are shared by every render: one render at a time
 PILE_CARD = (90, 126)
 
 
 def render_table(view: ShitheadView | NeighborView, info: TableInfo, labels: Labels | None = None) -> Picture:
     """The table as a PNG with its layout. ``view`` must be a spectator's (``state.view(None)``)."""
-    if view.seat is not None:
-        raise ValueError("the table picture takes the spectator's view only: state.view(None)")
+    check_spectator(view)
     labels = labels or Labels()
-    painter = _neighbor(view, info, labels) if isinstance(view, NeighborView) else _shithead(view, info, labels)
-    return Picture(painter.png(), (W, H), tuple(painter.items))
+    with RENDER_LOCK:
+        painter = _neighbor(view, info, labels) if isinstance(view, NeighborView) else _shithead(view, info, labels)
+        return Picture(painter.png(), (W, H), tuple(painter.items))
+
+
+def check_spectator(view: object) -> None:
+    """Refuse anything but a spectator's view: a state, or a view built for a seat, may hold secrets."""
+    if not isinstance(view, ShitheadView | NeighborView):
+        raise TypeError(f"the picture takes a spectator's view (state.view(None)), not a {type(view).__name__}")
+    if view.seat is not None:
+        raise ValueError("the picture takes the spectator's view only: state.view(None)")
 
 
 # ----------------------------------------------------------------- shared pieces
@@ -48,11 +58,13 @@ def _turn(view: ShitheadView | NeighborView, info: TableInfo) -> int | None:
     return info.turn if info.turn is not None else view.to_act
 
 
-def _header(p: Painter, center: Box, info: TableInfo) -> None:
+def _header(p: Painter, center: Box, info: TableInfo, note: str = "") -> None:
+    """The title on the left; on the right the caller's banner and ``note`` (the swap phase's deadline)."""
     cx0, cy0, cx1, _ = center
     status_w = 0
-    if info.status:
-        box = p.text(cx1 - 16, cy0 + 6, info.status, 24, GOLD, bold=True, max_width=(cx1 - cx0) // 3, align="right")
+    banner = " · ".join(part for part in (info.status, note) if part)
+    if banner:
+        box = p.text(cx1 - 18, cy0 + 6, banner, 24, GOLD, bold=True, max_width=(cx1 - cx0) // 2, align="right")
         status_w = box[2] - box[0] + 16
     if info.title:
         p.text(cx0 + 18, cy0 + 6, info.title, 24, TEXT, bold=True, max_width=cx1 - cx0 - 36 - status_w, role="title")
@@ -112,7 +124,10 @@ def _shithead(view: ShitheadView, info: TableInfo, labels: Labels) -> Painter:
     turn = _turn(view, info)
     for seat_info, box in zip(view.seats, geo.seats, strict=True):
         _shithead_seat(p, box, seat_info, names[seat_info.seat], view, info, labels, turn == seat_info.seat)
-    _header(p, geo.center, info)
+    swap = ""
+    if view.phase is Phase.SWAP:
+        swap = labels.swap_phase + (f" · {info.deadline}" if info.deadline else "")
+    _header(p, geo.center, info, swap)
     _pile(p, geo.center, view, labels)
     _actions(p, geo.center, info.actions)
     return p

@@ -121,13 +121,14 @@ def test_whose_turn_is_highlighted_with_the_deadline() -> None:
     assert [item.seat for item in moved.items("highlight")] == [other]
 
 
-def test_swap_phase_shows_who_is_ready_and_no_highlight() -> None:
+def test_swap_phase_shows_who_is_ready_the_deadline_and_no_highlight() -> None:
     state = new_game("shithead", PRESETS["standard"], 3, 1)
     state.apply(1, "r")
-    picture = render_table(state.view(None), TableInfo(names(3)))
+    picture = render_table(state.view(None), TableInfo(names(3), deadline="23 h left"))
     status = {item.seat: item.what for item in picture.items("status")}
     assert status == {0: "swapping", 1: "✓ ready", 2: "swapping"}
     assert picture.items("highlight") == []
+    assert "Swap phase · 23 h left" in [item.what for item in picture.items("text")]
 
 
 def test_who_is_out_and_in_which_place() -> None:
@@ -175,10 +176,12 @@ def test_a_long_name_is_cut_with_an_ellipsis_inside_its_panel() -> None:
     assert long.startswith(name.what[:-1])
 
 
-def test_the_renderer_refuses_a_players_view() -> None:
+def test_the_renderer_refuses_a_players_view_and_a_state() -> None:
     state = shithead(2, 10)
     with pytest.raises(ValueError, match="spectator"):
         render_table(state.view(0), TableInfo(names(2)))
+    with pytest.raises(TypeError, match="not a ShitheadState"):
+        render_table(state, TableInfo(names(2)))  # type: ignore[arg-type]
 
 
 def test_a_view_with_a_hand_cannot_be_passed_even_built_by_hand() -> None:

@@ -115,3 +115,12 @@ def test_long_lines_are_cut_to_width_with_an_ellipsis(layout: bool) -> None:
         line = text.text_image(name, 28, True, 200)
         assert line.width <= 200, name
         assert line.text.endswith("…"), name
+
+
+def test_a_whole_table_renders_with_either_layout(layout: bool) -> None:
+    state = position(PRESETS["standard"], [["4"], ["5"], ["6"]], pile=["3"])
+    picture = render_table(state.view(None), TableInfo(["محمد علي", "李小龙", "Bob 🎸"], actions=["محمد played 3♥"]))
+    shown = {item.seat: item.what for item in picture.items("name")}
+    assert shown[1] == "李小龙"
+    assert shown[2] == "Bob 🎸"
+    assert shown[0] == ("محمد علي" if layout else text.visual_order("محمد علي"))
