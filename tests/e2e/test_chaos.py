@@ -1,0 +1,205 @@
+"""A bounded chaos run on PostgreSQL: two webhook workers, three tables of new people who all arrive
+at once, redelivered updates, forged and random button data, terminated database connections and a
+worker killed mid-game and started again. Then the books must balance: no unhandled error, no
+generic toast but under a database fault, every logged move replays to the stored game, whoever
+must act has a live keyboard, and no hidden card or seed showed anywhere it must not."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import re
+
+import pytest
+
+from persistence.db import make_engine, make_sessionmaker
+from shithead_bot.service import GameService, Outbox
+from tests.e2e.harness import BotProcess, Player, current, has_button, webhook_worker
+from tests.e2e.privacy import leaks, leaks_in_logs, secret_cards
+from tests.e2e.test_db_faults import terminate_backends
+from tests.fakebot import FakeTelegram
+
+pytestmark = [pytest.mark.slow, pytest.mark.postgres]
+
+SECONDS = 45
+TABLES = 3
+ENV = {"OUTBOX_LEASE_SECONDS": "3", "TABLE_EDIT_SECONDS": "1", "SWEEP_SECONDS": "1"}
+
+
+class Run:
+    def __init__(self, fake: FakeTelegram, url: str) -> None:
+        self.fake = fake
+        self.url = url
+        self.workers: list[BotProcess] = []
+        self.stopped: list[BotProcess] = []
+        self.tables: list[list[Player]] = []
+        self.forged = 0
+        self.forged_refused = 0
+        self.kills = 0
+        self.presses = 0
+        self.rng = random.Random(11)
+
+    async def add_worker(self) -> None:
+        worker = webhook_worker(self.fake, self.url, migrate=False, extra_env=ENV)
+        before = len(self.fake.calls_of("setWebhook"))
+        await worker.start(wait_for_polling=False)
+        await self.fake.wait_for(lambda: len(self.fake.calls_of("setWebhook")) > before, timeout=60)
+        worker.url = str(self.fake.calls_of("setWebhook")[-1].params["url"])  # type: ignore[attr-defined]
+        self.workers.append(worker)
+        self.fake.set_delivery_targets([w.url for w in self.workers])  # type: ignore[attr-defined]
+
+    async def kill_a_worker(self) -> None:
+        victim = self.workers.pop(0)
+        self.fake.set_delivery_targets([w.url for w in self.workers])  # type: ignore[attr-defined]
+        await victim.stop(kill=True)
+        self.stopped.append(victim)
+        await self.add_worker()
+
+    async def arrive(self, n: int) -> list[Player]:
+        """A new group and new people, all at once: the bot added, /newgame, /start and Join."""
+        group = -6000 - n
+        duo = []
+        for seat in range(3):
+            user_id = 6000 + 10 * n + seat
+            self.fake.add_user(user_id, f"Q{n}{seat}")
+            duo.append(Player(self.fake, user_id, f"Q{n}{seat}", group=group))
+        creator = duo[0]
+        self.fake.start_bot(creator.user_id)
+        self.fake.add_group(group, f"Chaos {n}", [p.user_id for p in duo], admins=[creator.user_id])
+        await asyncio.gather(creator.command("/newgame", chat_id=group), creator.command("/newgame", chat_id=group))
+        lobby = await self.fake.wait_for(
+            lambda: next(
+                (m for m in self.fake.messages(group, as_user=creator.user_id) if has_button(m, "✋ Join")), None
+            ),
+            timeout=30,
+        )
+        for player in duo[1:]:
+            self.fake.start_bot(player.user_id)  # the first /start and the first Join together
+            data = self.fake.button_data(group, lobby.message_id, "✋ Join")
+            answer = await (await self.fake.press(player.user_id, group, lobby.message_id, data)).answer(timeout=15)
+            if answer is not None and answer.url:
+                self.fake.open_deep_link(player.user_id, answer.url)
+        for player in duo[1:]:
+            await self.fake.wait_for(
+                lambda p=player: p.name in current(self.fake, lobby, creator.user_id).text, timeout=30
+            )
+        await creator.press(current(self.fake, lobby, creator.user_id), "▶️ Start")
+        return duo
+
+    async def press(self, player: Player) -> None:
+        message = player.live_message()
+        if message is None:
+            return
+        data = self.fake.button_data(message.chat_id, message.message_id, player.choose(message))
+        pressed = await self.fake.press(player.user_id, message.chat_id, message.message_id, data)
+        with contextlib.suppress(AssertionError):  # it went to a worker that was killed: pressed again next round
+            await pressed.answer(timeout=6)
+        self.presses += 1
+
+    async def forge(self, player: Player) -> None:
+        seen = [m for m in player.private() + self.fake.messages(player.group, as_user=player.user_id) if m.from_bot]
+        if not seen:
+            return
+        target = self.rng.choice(seen)
+        if self.rng.random() < 0.5 and target.buttons:
+            good = self.rng.choice([b.callback_data for b in target.buttons if b.callback_data] or ["x"])
+            data = good[:-3] + "".join(self.rng.choice("AZaz09-_é") for _ in range(3))  # a broken signature
+        else:
+            data = bytes(self.rng.randrange(1, 256) for _ in range(self.rng.randrange(1, 30))).decode("latin-1")
+        data = data.encode()[:64].decode("utf-8", "ignore") or "?"
+        self.forged += 1
+        pressed = await self.fake.forge_press(player.user_id, target.chat_id, target.message_id, data)
+        try:
+            answer = await pressed.answer(timeout=6)
+        except AssertionError:
+            return
+        if answer is not None and answer.text == "This button is not valid.":
+            self.forged_refused += 1
+
+    async def players(self, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            people = [p for duo in self.tables for p in duo]
+            await asyncio.gather(*(self.press(p) for p in people))
+            if self.rng.random() < 0.3:
+                await self.forge(self.rng.choice(people))
+            await asyncio.sleep(0.05)
+
+    async def faults(self, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            await asyncio.sleep(self.rng.uniform(0.5, 2.0))
+            self.kills += await terminate_backends(self.url)
+            self.fake.duplicate_deliveries(self.rng.choice([1, 1, 2]), at_once=self.rng.random() < 0.5)
+
+    @property
+    def logs(self) -> str:
+        return "\n".join(w.log_text for w in [*self.stopped, *self.workers])
+
+
+async def test_chaos(fake: FakeTelegram, pg_db_url: str) -> None:
+    run = Run(fake, pg_db_url)
+    engine = make_engine(pg_db_url)
+    service = GameService(make_sessionmaker(engine))
+    try:
+        for _ in range(2):
+            await run.add_worker()
+        run.tables = list(await asyncio.gather(*(run.arrive(n) for n in range(TABLES))))
+        stop = asyncio.Event()
+        tasks = [asyncio.create_task(run.players(stop)), asyncio.create_task(run.faults(stop))]
+        await asyncio.sleep(SECONDS / 2)
+        await run.kill_a_worker()  # SIGKILL in the middle of the games
+        await asyncio.sleep(SECONDS / 2)
+        stop.set()
+        await asyncio.gather(*tasks)
+        fake.duplicate_deliveries(1)
+        outbox = Outbox(service.sessions)
+        for _ in range(120):
+            if await outbox.pending() == 0:
+                break
+            await asyncio.sleep(0.5)
+        await asyncio.sleep(2)
+        await check(run, service)
+    finally:
+        for worker in run.workers:
+            await worker.stop()
+        await engine.dispose()
+
+
+async def check(run: Run, service: GameService) -> None:
+    fake, logs = run.fake, run.logs
+    errors = [line for line in logs.splitlines() if " ERROR " in line]
+    statuses = [(await service.games_of(d[0].user_id, open_only=False))[0].game.status for d in run.tables]
+    print(
+        f"chaos: {run.presses} presses, {run.forged} forged, {run.kills} connections killed, "
+        f"{len(errors)} errors, games {statuses}"
+    )
+    assert run.kills > 5
+    assert run.presses > 100
+    # No unhandled exception; any error is a database fault we injected.
+    assert "Traceback" not in logs
+    assert all("database error" in line for line in errors), errors
+    generic = [c for c in fake.calls_of("answerCallbackQuery") if "went wrong" in str(c.params.get("text"))]
+    assert len(generic) <= len(errors), (generic, errors)
+    # Forged data is refused as not valid (unless it went to the killed worker).
+    assert run.forged_refused >= run.forged - 3, (run.forged, run.forged_refused)
+    for duo in run.tables:
+        found = await service.games_of(duo[0].user_id, open_only=False)
+        assert len(found) == 1
+        game_id = found[0].game.id or 0
+        view = await service.game_view(game_id)
+        assert view.game.snapshot is not None
+        assert (await service.rebuild(game_id)).to_dict() == view.game.snapshot  # the log replays to the game
+        if view.game.status in ("swapping", "playing") and view.state is not None:
+            for number in view.state.seats_to_act():  # whoever must act has a live keyboard — one
+                player = next(p for p in duo if p.user_id == view.seat(number).player_id)
+                live = [m for m in player.private() if m.from_bot and any(b.callback_data for b in m.buttons)]
+                assert len(live) == 1, (game_id, number, [m.text[:50] for m in live])
+                assert player.live_message() == live[0]
+        # No hidden card where it must not be, no seed in the logs.
+        secrets = await secret_cards(run.url, game_id)
+        owner_chat = {n: p.user_id for n, p in enumerate(duo)}
+        chats = [duo[0].group, *(p.user_id for p in duo)]
+        texts = [(m.chat_id, m.text) for chat in chats for m in fake.history(chat)]
+        assert leaks(texts, secrets, owner_chat) == []
+        assert leaks_in_logs(logs, secrets) == []
+        assert re.search(rf"\b{view.game.seed}\b", logs) is None
