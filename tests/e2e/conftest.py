@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.harness import GROUP, BotProcess, Player
+from tests.e2e.harness import GROUP, BotProcess, Player, kill_leftovers
 from tests.fakebot import FakeTelegram
 
 USERS = [(1001, "Alice"), (1002, "Bob"), (1003, "Cleo"), (1004, "Dan")]
+
+
+@pytest.fixture(autouse=True)
+def no_leftover_bots() -> Iterator[None]:
+    yield
+    kill_leftovers()
 
 
 @pytest.fixture

@@ -26,6 +26,18 @@ GROUP = -4001
 RANK_ORDER = ["3", "4", "5", "6", "7", "8", "9", "J", "Q", "K", "A", "2", "10"]
 
 
+STARTED: list[asyncio.subprocess.Process] = []  # every bot process a test started, to kill leftovers
+
+
+def kill_leftovers() -> None:
+    """Kill bot processes a failed test left running (they would poll or serve for ever)."""
+    for process in STARTED:
+        if process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+    STARTED.clear()
+
+
 @dataclass
 class BotProcess:
     """One ``shithead-bot run`` subprocess; its stderr is kept for the privacy checks."""
@@ -61,6 +73,7 @@ class BotProcess:
             stderr=asyncio.subprocess.STDOUT,
         )
         self._reader = asyncio.create_task(self._read())
+        STARTED.append(self.process)
         if wait_for_polling:
             await self.fake.wait_for(lambda: len(self.fake.calls_of("getUpdates")) > before, timeout=30)
 

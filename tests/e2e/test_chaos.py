@@ -114,7 +114,7 @@ class Run:
             answer = await pressed.answer(timeout=6)
         except AssertionError:
             return
-        if answer is not None and answer.text == "This button is not valid.":
+        if answer is not None and answer.text in ("This button is not valid.", "Already done."):  # or redelivered
             self.forged_refused += 1
 
     async def players(self, stop: asyncio.Event) -> None:

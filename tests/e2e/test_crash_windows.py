@@ -26,22 +26,26 @@ async def test_a_turn_message_resent_after_a_crash_leaves_one_live_keyboard(
     env = {"OUTBOX_LEASE_SECONDS": "2"}
     bot = BotProcess(fake, database_url, extra_env=env)
     await bot.start()
-    await start_all(fake, duo)
-    await start_game(fake, duo)
-    for player in duo:
-        await player.press(await fake.wait_for(player.live_message, timeout=15), "✅ Ready")
-    for _ in range(20):  # a move that hands the turn to the other player: their fresh turn message
-        mover = await fake.wait_for(lambda: next((p for p in duo if p.live_message()), None), timeout=15)
-        other = next(p for p in duo if p is not mover)
-        sent = fake.stall_next("sendMessage", lambda params, chat=other.user_id: str(params["chat_id"]) == str(chat))
-        await mover.play_turn()
-        try:
-            await asyncio.wait_for(sent.wait(), 3)
-            break
-        except TimeoutError:  # the same player went on (a burn): try the next move
-            fake.cancel_stalls()
-    assert sent.is_set()
-    await bot.stop(kill=True)  # SIGKILL: the message is out, the bot never learnt its id
+    try:
+        await start_all(fake, duo)
+        await start_game(fake, duo)
+        for player in duo:
+            await player.press(await fake.wait_for(player.live_message, timeout=15), "✅ Ready")
+        for _ in range(20):  # a move that hands the turn to the other player: their fresh turn message
+            mover = await fake.wait_for(lambda: next((p for p in duo if p.live_message()), None), timeout=15)
+            other = next(p for p in duo if p is not mover)
+            sent = fake.stall_next(
+                "sendMessage", lambda params, chat=other.user_id: str(params["chat_id"]) == str(chat)
+            )
+            await mover.play_turn()
+            try:
+                await asyncio.wait_for(sent.wait(), 3)
+                break
+            except TimeoutError:  # the same player went on (a burn): try the next move
+                fake.cancel_stalls()
+        assert sent.is_set()
+    finally:
+        await bot.stop(kill=True)  # SIGKILL: the message is out, the bot never learnt its id
     before = {p.user_id: len([m for m in p.private() if "Your turn" in m.text]) for p in duo}
     bot = BotProcess(fake, database_url, extra_env=env)
     await bot.start()

@@ -86,4 +86,3 @@ async def test_a_database_error_logs_no_secret(
     assert "button m game" in errors[0]
     if level == "INFO":
         assert "Traceback" not in log
-
