@@ -25,7 +25,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.e2e.harness import BotProcess, Player, open_lobby
-from tests.fakebot import Call, FakeTelegram
+from tests.support.fakebot import Call, FakeTelegram
 
 SETUP_CALLS = ("getUpdates", "getMe", "setMyCommands", "deleteWebhook")
 BUTTON = re.compile(r'"callback_data": ?"m:(\d+):(\d+):')

@@ -110,7 +110,8 @@ async def _reset_pg(url: str) -> None:
 
     engine = make_engine(url)
     async with engine.begin() as conn:
-        await conn.execute(text("DROP TABLE IF EXISTS outbox, move, seat, game, player, chat, alembic_version CASCADE"))
+        tables = "outbox, move, seat, game, player, chat, processed_update, send_bucket, alembic_version"
+        await conn.execute(text(f"DROP TABLE IF EXISTS {tables} CASCADE"))
     await engine.dispose()
 
 
@@ -119,7 +120,8 @@ async def breakdown(url: str, moves: int = 200) -> dict[str, object]:
     applying, computers, notices) against database access (SQLAlchemy, driver, server)."""
     import functools
 
-    import shithead_bot.service.games as games
+    import shithead_bot.service.play as play
+    import shithead_bot.service.unit as unit
 
     spent = {"logic": 0.0}
 
@@ -134,10 +136,10 @@ async def breakdown(url: str, moves: int = 200) -> dict[str, object]:
 
         return wrapper
 
-    originals = (games.load_game, games.GameService._settle, games.GameService._apply)
-    games.load_game = timed(games.load_game)
-    games.GameService._settle = timed(games.GameService._settle)  # type: ignore[method-assign]
-    games.GameService._apply = timed(games.GameService._apply)  # type: ignore[method-assign]
+    originals = (unit.load_game, play.settle, play.apply)
+    unit.load_game = timed(unit.load_game)
+    play.settle = timed(play.settle)
+    play.apply = timed(play.apply)
     try:
         latencies: list[float] = []
         engine = make_engine(url)
@@ -147,7 +149,7 @@ async def breakdown(url: str, moves: int = 200) -> dict[str, object]:
         await play_game(service, game_id, latencies, moves)
         await engine.dispose()
     finally:
-        games.load_game, games.GameService._settle, games.GameService._apply = originals  # type: ignore[method-assign]
+        unit.load_game, play.settle, play.apply = originals
     total = sum(latencies)
     return {
         "database": url.split("+")[0],

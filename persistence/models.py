@@ -16,8 +16,6 @@ from sqlmodel import Field, SQLModel
 
 from persistence.types import JSONDoc, UTCDateTime
 
-OPEN_STATUSES = ("lobby", "swapping", "playing", "paused")
-_OPEN_SQL = text("status IN ('lobby', 'swapping', 'playing', 'paused')")
 _UNDELIVERED_SQL = text("delivered_at IS NULL")
 _DUE_SQL = text("due_at IS NOT NULL")
 
@@ -34,6 +32,10 @@ class GameStatus(StrEnum):
     PAUSED = "paused"
     FINISHED = "finished"
     ABORTED = "aborted"
+
+
+OPEN_STATUSES = (GameStatus.LOBBY, GameStatus.SWAPPING, GameStatus.PLAYING, GameStatus.PAUSED)
+_OPEN_SQL = text("status IN ({})".format(", ".join(f"'{status}'" for status in OPEN_STATUSES)))
 
 
 class Chat(SQLModel, table=True):

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from engine import GAME_KINDS, PRESETS, AnyRules, EngineError, NeighborRules, preset
 from engine.ai import LEVELS
 from engine.rules import DEFAULT_PRESET
-from shithead_bot.settings import Settings
+from shithead_bot.config import Settings
 
 
 def build_rules(game: str, preset_name: str | None, rules: Sequence[str]) -> AnyRules:

@@ -10,7 +10,7 @@ import logging
 import sys
 
 from persistence.migrate import SchemaOutOfDateError, require_current, upgrade
-from shithead_bot.settings import Settings
+from shithead_bot.config import Settings
 
 # Libraries whose debug output carries what must never be logged: statements with their parameters
 # (snapshots, seeds), Bot API requests with their texts (hands), URLs with the token.

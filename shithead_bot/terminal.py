@@ -23,6 +23,7 @@ from engine import (
     Keep,
     Move,
     NeighborView,
+    Phase,
     PickUp,
     Play,
     PlayFaceDown,
@@ -76,7 +77,7 @@ def parse_input(text: str, view: ShitheadView | NeighborView) -> Move:
         raise InputError("type a move, or 'help'")
     if isinstance(view, NeighborView):
         return _neighbor_input(words, view)
-    if view.phase.value == "swap":
+    if view.phase is Phase.SWAP:
         return _swap_input(words, view)
     return _play_input(words, view)
 

@@ -1,7 +1,8 @@
 """The use cases of both games, transport-free: a terminal or web front end could call them too.
 
 :class:`GameService` holds the use cases; each returns a :class:`Result` with the notices it wrote
-to the outbox, which :class:`Outbox` delivers through whatever sender the front end provides.
+to the outbox, which :class:`Outbox` delivers through whatever sender the front end provides, or
+frozen snapshots (:mod:`snapshot`) — never a session or an ORM row.
 """
 
 from shithead_bot.service.errors import (
@@ -21,18 +22,27 @@ from shithead_bot.service.errors import (
     TooFewPlayersError,
     WrongStateError,
 )
-from shithead_bot.service.games import Ctx, GameService, Result, UserInfo
-from shithead_bot.service.notices import Notice, NoticeKind
+from shithead_bot.service.facade import GameService
+from shithead_bot.service.notices import Announcement, Notice, NoticeKind, Reminder
 from shithead_bot.service.outbox import Outbox, Sender
+from shithead_bot.service.queries import PlayerGame
+from shithead_bot.service.schedule import QuietHours
+from shithead_bot.service.snapshot import ChatSnapshot, GameInfo, GameRecord, GameSnapshot, MoveLine, SeatSnapshot
+from shithead_bot.service.unit import Result, UserInfo
 
 __all__ = [
     "AlreadyDoneError",
     "AlreadyJoinedError",
     "AlreadyOpenError",
-    "Ctx",
+    "Announcement",
+    "ChatSnapshot",
+    "GameInfo",
     "GameNotFoundError",
+    "GameRecord",
     "GameService",
+    "GameSnapshot",
     "LobbyFullError",
+    "MoveLine",
     "MoveRejectedError",
     "NeedsPrivateChatError",
     "NotAPlayerError",
@@ -40,9 +50,13 @@ __all__ = [
     "Notice",
     "NoticeKind",
     "Outbox",
+    "PlayerGame",
+    "QuietHours",
     "QuietHoursError",
     "RateLimitedError",
+    "Reminder",
     "Result",
+    "SeatSnapshot",
     "Sender",
     "ServiceError",
     "StaleVersionError",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from engine import AnyState, Keep, Move, NeighborView, PickUp, Play, PlayFaceDown, Ready, ShitheadView, Swap
+from engine import AnyState, Keep, Move, NeighborView, Phase, PickUp, Play, PlayFaceDown, Ready, ShitheadView, Swap
 from engine.ai import make_player
 from engine.ai.heuristic import HeuristicPlayer, strength
 
@@ -24,7 +24,7 @@ def timeout_moves(state: AnyState, seat: int, seed: int) -> list[Move]:
     view = state.view(seat)
     if isinstance(view, NeighborView):
         return [Keep()]
-    if view.phase.value == "swap":
+    if view.phase is Phase.SWAP:
         return _swap_then_ready(state, seat)
     return [_play_for(view, random.Random(seed))]
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from engine import EngineError
+
 
 class ServiceError(Exception):
     """Base of every refusal. ``code`` names the cause; the message is for logs."""
@@ -88,14 +90,22 @@ class NeedsPrivateChatError(ServiceError):
 
 
 class MoveRejectedError(ServiceError):
-    """The engine refused the move; ``reason`` is the engine's explanation and ``cause`` its class name."""
+    """The engine refused the move; ``error`` is the engine's own exception (its class says why)."""
 
     code = "move_rejected"
 
-    def __init__(self, reason: str, cause: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.cause = cause
+    def __init__(self, error: EngineError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+    @property
+    def reason(self) -> str:
+        """The engine's explanation (for logs only: it may describe the mover's hand)."""
+        return str(self.error)
+
+    @property
+    def cause(self) -> str:
+        return type(self.error).__name__
 
 
 class RateLimitedError(ServiceError):

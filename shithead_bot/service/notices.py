@@ -16,8 +16,33 @@ class NoticeKind(StrEnum):
     TURN = "turn"  # a seat has a new keyboard: its player gets a fresh private message
     SWAP = "swap"  # a seat's swap-phase keyboard changed
     MOVED = "moved"  # a seat moved: its private message shows what happened, without buttons
-    ANNOUNCE = "announce"  # a new group message: game started, someone went out, the end…
+    ANNOUNCE = "announce"  # a new group message: someone went out, the end… (see Announcement)
     REMINDER = "reminder"  # a private reminder before a deadline (or a nudge, or a grace period)
+
+
+class Announcement(StrEnum):
+    """What an ANNOUNCE notice tells the group."""
+
+    STARTED = "started"  # dealt: who plays, where the cards are
+    WENT_OUT = "went_out"  # seat, place
+    ELIMINATED = "eliminated"  # seat, place (Neighbor: out of lives)
+    FORFEITED = "forfeited"  # seat, place
+    REMOVED = "removed"  # seat, timeouts: removed after too many timeouts in a row
+    OVER = "over"  # places, winners, loser
+    ABORTED = "aborted"  # by
+    PAUSED = "paused"
+    RESUMED = "resumed"
+    LOBBY_CLOSED = "lobby_closed"  # everybody left the lobby
+    LOBBY_EXPIRED = "lobby_expired"  # days
+    PAUSE_EXPIRED = "pause_expired"  # days
+
+
+class Reminder(StrEnum):
+    """Why a REMINDER notice is sent."""
+
+    REMINDER = "reminder"  # before the deadline
+    NUDGE = "nudge"  # another player asked (by: their name)
+    GRACE = "grace"  # the deadline passed while no worker was running: extra time
 
 
 @dataclass(frozen=True)
@@ -28,6 +53,17 @@ class Notice:
     data: dict[str, Any] = field(default_factory=dict)
     id: int | None = None  # the outbox row, once stored
     attempts: int = 0  # delivery attempts so far, this one included (> 1: an earlier one may have sent it)
+
+    @property
+    def announcement(self) -> Announcement | None:
+        """An ANNOUNCE notice's subject (None for an unknown one, e.g. written by an older version)."""
+        what = str(self.data.get("what"))
+        return Announcement(what) if what in Announcement._value2member_map_ else None
+
+    @property
+    def reminder(self) -> Reminder:
+        what = str(self.data.get("what"))
+        return Reminder(what) if what in Reminder._value2member_map_ else Reminder.REMINDER
 
     def payload(self) -> dict[str, Any]:
         return {"seat": self.seat, **self.data}

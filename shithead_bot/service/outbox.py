@@ -18,13 +18,13 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from persistence import repo
 from persistence.models import utcnow
-from shithead_bot.service.notices import Notice
+from shithead_bot.service.notices import Notice, NoticeKind
 
 log = logging.getLogger(__name__)
 
 # A sender sends a game's notices in order and may put some off: it returns {notice id: not before}.
 Sender = Callable[[list[Notice]], Awaitable[dict[int, datetime] | None]]
-LATEST_ONLY = ("table", "lobby")  # rendered from the current state: only the newest matters
+LATEST_ONLY = (NoticeKind.TABLE, NoticeKind.LOBBY)  # rendered from the current state: only the newest matters
 MAX_ATTEMPTS = 12  # then a notice is given up (logged), so a broken one cannot repeat forever
 
 

@@ -1,5 +1,10 @@
 """The unit of work around every use case: one transaction, retried once on a transient fault.
 
+:class:`Core` holds what every use case needs (sessions, settings, the clock) and opens the
+transaction; :class:`GameTx` is a game loaded inside one — locked, its version bumped once, its
+new moves and notices collected — and :meth:`Core.commit` writes it all in a few statements.
+Nothing of this leaves the service: callers get a :class:`Result` and frozen snapshots.
+
 A use case is a versioned transaction: it loads the game, checks the version its caller saw, and
 commits everything or nothing. So when the database connection dies under it (a restarted
 server, a terminated backend, a network blip) or PostgreSQL reports a serialization failure or a
@@ -9,15 +14,43 @@ or it committed and the retry is refused as stale / already done, like a double 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
 import inspect
 import logging
-from collections.abc import Awaitable, Callable
+import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm.exc import StaleDataError
+
+from engine import AnyState, load_game
+from engine import events as ev
+from persistence import repo
+from persistence.models import Chat, Game, GameStatus, Player, Seat, utcnow
+from shithead_bot.config import Settings
+from shithead_bot.service.errors import (
+    AlreadyOpenError,
+    GameNotFoundError,
+    NotAllowedError,
+    NotAPlayerError,
+    OpenRaceError,
+    StaleVersionError,
+    WrongStateError,
+)
+from shithead_bot.service.notices import Announcement, Notice, NoticeKind
+from shithead_bot.service.schedule import QuietHours
+from shithead_bot.service.snapshot import ChatSnapshot, GameInfo, GameSnapshot, MoveLine, SeatSnapshot
 
 log = logging.getLogger(__name__)
+
+Clock = Callable[[], datetime]
 
 T = TypeVar("T")
 RETRY_SQLSTATES = frozenset({"40001", "40P01"})  # serialization failure, deadlock detected
@@ -79,3 +112,206 @@ def retrying(cls: C) -> C:
         if not name.startswith("_") and inspect.iscoroutinefunction(member):
             setattr(cls, name, retry_once(member))
     return cls
+
+
+@dataclass
+class UserInfo:
+    """A Telegram user as the caller knows them (the service keeps the player row up to date)."""
+
+    id: int
+    first_name: str
+    username: str | None = None
+    language: str | None = None
+
+
+@dataclass
+class Result:
+    """What a use case did: the game it touched, its new version, and the notices it wrote."""
+
+    game_id: int
+    version: int
+    notices: list[Notice] = field(default_factory=list)
+    status: str = ""
+    ignored_settings: str | None = None  # the chat's saved house rules were invalid: why (the preset was used)
+
+
+@dataclass
+class GameTx:
+    """A game loaded inside one transaction, and what the use case is doing to it."""
+
+    session: AsyncSession
+    game: Game
+    seats: list[Seat]
+    chat: Chat
+    now: datetime
+    state: AnyState | None = None
+    loaded_version: int = 0
+    to_act_before: int | None = None
+    moved: list[tuple[int, int]] = field(default_factory=list)  # (seat, seq) of human moves
+    events: list[tuple[int, ev.Event]] = field(default_factory=list)  # (seq, event)
+    move_rows: list[dict[str, Any]] = field(default_factory=list)  # the move log rows to insert
+    quiet: dict[int, QuietHours] = field(default_factory=dict)  # seat number -> its player's quiet hours
+    languages: dict[int, str] = field(default_factory=dict)  # seat number -> its player's Telegram language
+    removed: set[int] = field(default_factory=set)  # seats removed for timing out (told once, not twice)
+    notices: list[Notice] = field(default_factory=list)
+
+    def seat_of(self, player_id: int) -> Seat | None:
+        return next((s for s in self.seats if s.player_id == player_id), None)
+
+    def seat(self, number: int) -> Seat:
+        return self.seats[number]
+
+    def notify(self, kind: NoticeKind, seat: int | None = None, **data: object) -> None:
+        self.notices.append(Notice(kind, self.game.id or 0, seat, dict(data)))
+
+    def announce(self, what: Announcement, seat: int | None = None, **data: object) -> None:
+        self.notify(NoticeKind.ANNOUNCE, seat, what=str(what), **data)
+
+    @property
+    def status(self) -> GameStatus:
+        return GameStatus(self.game.status)
+
+    def require(self, *statuses: GameStatus) -> None:
+        if self.game.status not in statuses:
+            raise WrongStateError(f"game {self.game.id} is {self.game.status}", self.game.status)
+
+    def seat_or_raise(self, user_id: int) -> Seat:
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise NotAPlayerError(f"user {user_id} has no seat at game {self.game.id}")
+        return seat
+
+    def creator_or_admin(self, user_id: int, is_admin: bool) -> None:
+        if not is_admin and self.game.created_by != user_id:
+            raise NotAllowedError("only the game's creator or a chat admin may do this")
+
+    def snapshot(self, moves: tuple[MoveLine, ...] = ()) -> GameSnapshot:
+        """The frozen read model of this game as it is in the transaction."""
+        return GameSnapshot(
+            GameInfo.of(self.game),
+            [SeatSnapshot.of(s, self.languages.get(s.number)) for s in self.seats],
+            ChatSnapshot.of(self.chat),
+            self.now,
+            self.state.copy() if self.state is not None else None,
+            moves,
+        )
+
+
+class Core:
+    """What every use case needs, and the transaction they run in."""
+
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        settings: Settings | None = None,
+        *,
+        clock: Clock = utcnow,
+        seed_source: Callable[[], int] | None = None,
+    ) -> None:
+        self.sessions = sessions
+        self.settings = settings or Settings()
+        self.clock = clock
+        self.seed_source = seed_source or (lambda: secrets.randbits(62))
+        bind = sessions.kw.get("bind")
+        self.dialect = bind.dialect.name if bind is not None else "sqlite"
+        self._write_lock = asyncio.Lock() if self.dialect == "sqlite" else None
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[AsyncSession]:
+        """One transaction; a lost optimistic-lock race surfaces as StaleVersionError.
+
+        On SQLite, writers in this process queue on an asyncio lock first (first come, first
+        served) instead of polling SQLite's busy handler; other processes still wait on the file lock.
+        """
+        async with self._write_lock or contextlib.nullcontext(), self._transaction() as session:
+            yield session
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[AsyncSession]:
+        try:
+            async with self.sessions() as session, session.begin():
+                yield session
+        except StaleDataError as exc:
+            raise StaleVersionError("the game changed under this transaction") from exc
+        except IntegrityError as exc:
+            if "uq_game_open_per_chat" in str(exc.orig) or "game.chat_id" in str(exc.orig):
+                raise OpenRaceError("another lobby was opened in this chat at the same time") from exc
+            if "move" in str(exc.orig).lower():
+                raise StaleVersionError("another change won the race") from exc
+            raise
+
+    async def load(self, session: AsyncSession, game_id: int, *, write: bool = True) -> GameTx:
+        """The game, its seats and chat; for writing, its row is locked and its version bumped."""
+        tx = await self.read(session, game_id, lock=write)
+        if tx is None:
+            raise GameNotFoundError(f"no game {game_id}")
+        if write:
+            self.bump(tx)
+        return tx
+
+    async def read(
+        self, session: AsyncSession, game_id: int, *, lock: bool, skip_locked: bool = False
+    ) -> GameTx | None:
+        found = await repo.get_game_and_chat(session=session, game_id=game_id, lock=lock, skip_locked=skip_locked)
+        if found is None:
+            return None
+        game, chat = found
+        rows = await repo.seats_with_players(session=session, game_id=game_id)
+        tx = GameTx(session, game, [row.seat for row in rows], chat, self.clock(), loaded_version=game.version)
+        tx.quiet = {
+            row.seat.number: QuietHours(row.quiet_start, row.quiet_end, row.timezone or "UTC")
+            for row in rows
+            if row.quiet_start is not None and row.quiet_end is not None
+        }
+        tx.languages = {row.seat.number: row.language for row in rows if row.language}
+        if game.snapshot is not None:
+            tx.state = load_game(game.snapshot)
+            tx.to_act_before = tx.state.to_act
+        return tx
+
+    @staticmethod
+    def bump(tx: GameTx) -> None:
+        """One version bump per transaction; the flush checks the version loaded."""
+        tx.game.version = tx.loaded_version + 1
+        tx.game.updated_at = tx.now
+
+    async def commit(self, tx: GameTx) -> Result:
+        """Write the game, the new moves and the notices: a few statements, no per-row objects."""
+        await tx.session.flush()
+        await repo.insert_moves(session=tx.session, rows=tx.move_rows)
+        await repo.insert_outbox(
+            session=tx.session,
+            rows=[
+                {"game_id": n.game_id, "kind": str(n.kind), "payload": n.payload(), "created_at": tx.now}
+                for n in tx.notices
+            ],
+        )
+        return Result(tx.game.id or 0, tx.game.version, tx.notices, tx.game.status)
+
+    async def player(self, session: AsyncSession, user: UserInfo) -> Player:
+        """The player row of a user, created on first sight (an upsert) and kept up to date."""
+        return await repo.ensure_player(
+            session=session,
+            player_id=user.id,
+            first_name=user.first_name,
+            username=user.username,
+            language=user.language,
+        )
+
+    async def chat(self, session: AsyncSession, chat_id: int, kind: str, title: str) -> Chat:
+        """The chat row (an upsert); a new chat gets the configured default turn time."""
+        return await repo.ensure_chat(
+            session=session, chat_id=chat_id, kind=kind, title=title, turn_seconds=self.settings.default_turn_seconds
+        )
+
+    async def already_open(self, chat_id: int) -> AlreadyOpenError:
+        """The refusal for a chat whose game is not over: which game, and its message to point at."""
+        async with self.sessions() as session:
+            game = await repo.open_game_in_chat(session=session, chat_id=chat_id)
+        if game is None:  # the winner was closed in between
+            return AlreadyOpenError(0, GameStatus.ABORTED)
+        return AlreadyOpenError(game.id or 0, game.status, game.lobby_message_id or game.table_message_id)
+
+    def new_tx(self, session: AsyncSession, game: Game, chat: Chat) -> GameTx:
+        """A game created in this transaction (no seats yet)."""
+        return GameTx(session, game, [], chat, self.clock())

@@ -8,37 +8,32 @@ import logging
 from datetime import timedelta
 
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DBAPIError
 from telegram import Bot, BotCommand, Update
 from telegram.error import InvalidToken, NetworkError
 from telegram.ext import (
     Application,
-    ApplicationHandlerStop,
     CallbackQueryHandler,
     ChatMemberHandler,
     CommandHandler,
-    ContextTypes,
     MessageHandler,
     TypeHandler,
     filters,
 )
 
-from engine import EngineError
 from persistence.db import make_engine, make_sessionmaker
-from persistence.models import utcnow
-from shithead_bot.service import GameService, Outbox, ServiceError
-from shithead_bot.service.unit import fault_name
-from shithead_bot.settings import Settings
+from shithead_bot.config import Settings
+from shithead_bot.service import GameService, Outbox
+from shithead_bot.telegram import jobs
 from shithead_bot.telegram.callback_data import Codec
-from shithead_bot.telegram.context import KEY, BotContext, bot_context, texts
+from shithead_bot.telegram.context import KEY, BotContext
 from shithead_bot.telegram.deliver import Delivery
-from shithead_bot.telegram.handlers import buttons, chats, commands, settings
+from shithead_bot.telegram.handlers import chat_settings, chats, control, info, lobby, play, updates
+from shithead_bot.telegram.handlers.presses import dispatcher
 from shithead_bot.telegram.ratelimit import Limits, SendRate, SharedBuckets
-from shithead_bot.telegram.replies import answer
+from shithead_bot.telegram.render.info import COMMANDS
 from shithead_bot.timers.sweeper import Sweeper
 
 log = logging.getLogger("shithead_bot")
-LEFTOVER_AGE = timedelta(seconds=2)  # younger notices are being delivered by the update that made them
 
 
 async def check_token(settings: Settings, token: str) -> str | None:
@@ -110,26 +105,27 @@ def build_application(settings: Settings, token: str) -> Application:
 
 
 def _register(app: Application) -> None:
-    app.add_handler(TypeHandler(Update, log_update), group=-2)
-    app.add_handler(TypeHandler(Update, once), group=-1)
-    app.add_handler(CommandHandler("start", commands.start))
-    app.add_handler(CommandHandler("help", commands.help_command))
-    app.add_handler(CommandHandler("rules", commands.rules_command))
-    app.add_handler(CommandHandler("newgame", commands.newgame))
-    app.add_handler(CommandHandler("hand", commands.hand))
-    app.add_handler(CommandHandler("games", commands.games))
-    app.add_handler(CommandHandler("forfeit", commands.forfeit))
-    app.add_handler(CommandHandler("abort", commands.abort))
-    app.add_handler(CommandHandler("stats", commands.stats))
-    app.add_handler(CommandHandler("pause", settings.pause))
-    app.add_handler(CommandHandler("resume", settings.resume))
-    app.add_handler(CommandHandler("settings", settings.settings))
-    app.add_handler(CommandHandler("quiet", settings.quiet))
-    app.add_handler(CallbackQueryHandler(buttons.button))
+    app.add_handler(TypeHandler(Update, updates.log_update), group=-2)
+    app.add_handler(TypeHandler(Update, updates.once), group=-1)
+    app.add_handler(CommandHandler("start", info.start))
+    app.add_handler(CommandHandler("help", info.help_command))
+    app.add_handler(CommandHandler("rules", info.rules_command))
+    app.add_handler(CommandHandler("games", info.games))
+    app.add_handler(CommandHandler("stats", info.stats))
+    app.add_handler(CommandHandler("newgame", lobby.newgame))
+    app.add_handler(CommandHandler("hand", play.hand))
+    app.add_handler(CommandHandler("forfeit", play.forfeit))
+    app.add_handler(CommandHandler("abort", control.abort))
+    app.add_handler(CommandHandler("pause", control.pause))
+    app.add_handler(CommandHandler("resume", control.resume))
+    app.add_handler(CommandHandler("settings", chat_settings.settings))
+    app.add_handler(CommandHandler("quiet", chat_settings.quiet))
+    presses = {**lobby.PRESSES, **play.PRESSES, **control.PRESSES, **chat_settings.PRESSES}
+    app.add_handler(CallbackQueryHandler(dispatcher(presses)))
     app.add_handler(ChatMemberHandler(chats.my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, chats.migrated))
-    app.add_handler(MessageHandler(filters.COMMAND, unknown_command))
-    app.add_error_handler(on_error)
+    app.add_handler(MessageHandler(filters.COMMAND, info.unknown_command))
+    app.add_error_handler(updates.on_error)
 
 
 async def _post_init(app: Application) -> None:
@@ -148,11 +144,11 @@ async def _post_init(app: Application) -> None:
     bot_ctx = BotContext(service, outbox, delivery, codec, settings, username)
     bot_ctx.sweeper = Sweeper(service, bot_ctx.deliver)
     app.bot_data[KEY] = bot_ctx
-    await app.bot.set_my_commands([BotCommand(name, text) for name, text in commands.COMMANDS])
+    await app.bot.set_my_commands([BotCommand(name, text) for name, text in COMMANDS])
     assert app.job_queue is not None
-    app.job_queue.run_repeating(sweep_outbox, interval=settings.outbox_sweep_seconds, first=0.2, name="outbox")
-    app.job_queue.run_repeating(sweep_timers, interval=settings.sweep_seconds, first=0.5, name="timers")
-    app.job_queue.run_repeating(forget_old_updates, interval=3600, first=60, name="forget")
+    app.job_queue.run_repeating(jobs.sweep_outbox, interval=settings.outbox_sweep_seconds, first=0.2, name="outbox")
+    app.job_queue.run_repeating(jobs.sweep_timers, interval=settings.sweep_seconds, first=0.5, name="timers")
+    app.job_queue.run_repeating(jobs.forget_old_updates, interval=3600, first=60, name="forget")
     log.info("started as @%s on %s", username, make_url(settings.database_url).render_as_string(hide_password=True))
 
 
@@ -160,97 +156,3 @@ async def _post_shutdown(app: Application) -> None:
     engine = app.bot_data.get("engine")
     if engine is not None:
         await engine.dispose()
-
-
-async def sweep_outbox(context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Deliver whatever is pending: after a restart, after a failure, or another worker's leftovers."""
-    ctx: BotContext = context.bot_data[KEY]
-    sent = await ctx.outbox.deliver(ctx.delivery, older_than=LEFTOVER_AGE)
-    if sent:
-        log.info("outbox: delivered %d pending notices", sent)
-
-
-async def sweep_timers(context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Fire due reminders and deadlines, then wake up exactly at the next one if it comes before
-    the next regular sweep (so 30-second turns feel right)."""
-    ctx: BotContext = context.bot_data[KEY]
-    assert ctx.sweeper is not None
-    report = await ctx.sweeper.sweep()
-    if report.fired or report.lost:
-        log.info("timers: %d fired, %d lost to a move or another worker", report.fired, report.lost)
-    upcoming = await ctx.service.next_due_at()
-    job_queue = context.job_queue
-    if upcoming is None or job_queue is None:
-        return
-    wait = (upcoming - utcnow()).total_seconds()
-    if 0 < wait < ctx.settings.sweep_seconds:
-        for job in job_queue.get_jobs_by_name("timers-precise"):
-            job.schedule_removal()
-        job_queue.run_once(sweep_timers, when=wait + 0.05, name="timers-precise")
-
-
-async def forget_old_updates(context: ContextTypes.DEFAULT_TYPE) -> None:
-    await bot_context(context).service.forget_old_updates()
-
-
-def describe_update(update: Update) -> str:
-    """An update's kind and ids, for the log: never a card, a text or button data."""
-    user, chat = update.effective_user, update.effective_chat
-    query, message = update.callback_query, update.message
-    if query is not None:
-        action, _, rest = (query.data or "?").partition(":")
-        game = rest.partition(":")[0]
-        action = action if action.isascii() and action.isalpha() and len(action) <= 2 else "?"
-        kind = f"button {action} game {game if game.isascii() and game.isdigit() else '?'}"
-    elif message is not None and message.text and message.text.startswith("/"):
-        command = message.text.split()[0].split("@")[0]
-        kind = "command " + (command if command.isascii() and len(command) <= 33 else "/?")
-    else:
-        kind = "message" if message is not None else "update"
-    return f"update {update.update_id}: {kind} from user {user.id if user else '-'} in chat {chat.id if chat else '-'}"
-
-
-async def log_update(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """One line per update at INFO."""
-    log.info("%s", describe_update(update))
-
-
-async def once(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Each update is applied at most once, across every worker: a redelivered one stops here (a
-    press is answered as already done; its first delivery carries the real answer)."""
-    if await bot_context(context).service.take_update(update.update_id):
-        return
-    log.info("update %s: delivered again, already taken; ignored", update.update_id)
-    if update.callback_query is not None:
-        await answer(update.callback_query, texts(update).gettext("Already done."))
-    raise ApplicationHandlerStop
-
-
-async def unknown_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """An unknown /command in a private chat gets the help; in a group it is ignored."""
-    chat = update.effective_chat
-    if chat is not None and chat.type == "private":
-        await commands.help_command(update, context)
-
-
-async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """The one error handler: one line with the update's kind and ids and the error's class (the
-    traceback at DEBUG) — never the update's content or a statement's parameters."""
-    error = context.error
-    where = describe_update(update) if isinstance(update, Update) else f"job {getattr(context.job, 'name', '-')}"
-    log.error("%s failed: %s", where, error_summary(error))
-    log.debug("traceback of the failure above", exc_info=error)
-    if isinstance(update, Update) and update.callback_query is not None:
-        await answer(update.callback_query, texts(update).gettext("Something went wrong; please try again."))
-
-
-def error_summary(error: BaseException | None) -> str:
-    """The error's class and, for errors that cannot carry game data, the first line of its message."""
-    if error is None:
-        return "unknown error"
-    if isinstance(error, DBAPIError):
-        return f"database error {fault_name(error)}"
-    if isinstance(error, EngineError | ServiceError):
-        return type(error).__name__
-    first = str(error).splitlines()[0][:200] if str(error) else ""
-    return f"{type(error).__name__}: {first}" if first else type(error).__name__

@@ -34,12 +34,12 @@ class Action(StrEnum):
     REMOVE_COMPUTER = "d"
     START = "s"
     REMATCH = "r"
-    FORFEIT = "f"  # argument: "ask" or "yes" or "no"
+    FORFEIT = "f"  # argument: a Confirm
     HAND = "h"  # re-send my private message for this game
     NUDGE = "n"
     PAUSE_VOTE = "v"  # argument: "pause" or "resume"
-    ABORT = "a"  # argument: "yes" / "no"
-    SETTING = "t"  # /settings buttons (argument: "turn.<choice>.<chat id>")
+    ABORT = "a"  # argument: a Confirm
+    SETTING = "t"  # /settings buttons (argument: a TurnChoice)
 
 
 class BadCallbackError(ValueError):
@@ -52,6 +52,62 @@ class Button:
     game_id: int
     version: int = 0
     argument: str = ""
+
+
+@dataclass(frozen=True)
+class Confirm:
+    """A yes/no answer that only its owner may give (``y.<user>`` / ``n.<user>``)."""
+
+    yes: bool
+    owner: int
+
+    def __str__(self) -> str:
+        return f"{'y' if self.yes else 'n'}.{self.owner}"
+
+    @classmethod
+    def parse(cls, argument: str) -> Confirm:
+        answer, _, owner = argument.partition(".")
+        if answer not in ("y", "n", "yes", "no") or not (owner.isascii() and owner.isdigit()):
+            raise BadCallbackError("not a confirmation")
+        return cls(answer in ("y", "yes"), int(owner))
+
+
+@dataclass(frozen=True)
+class ComputerChoice:
+    """Add or remove a computer: its level, and how many computers the pressed lobby showed (the
+    press's idempotency key; None on buttons of older versions)."""
+
+    level: str
+    seen: int | None = None
+
+    def __str__(self) -> str:
+        return self.level if self.seen is None else f"{self.level}.{self.seen}"
+
+    @classmethod
+    def parse(cls, argument: str) -> ComputerChoice:
+        level, _, seen = argument.partition(".")
+        if level.isascii() and level.isdigit() and not seen:  # "➖ Computer" carries the count alone
+            return cls("", int(level))
+        return cls(level, int(seen) if seen.isascii() and seen.isdigit() else None)
+
+
+@dataclass(frozen=True)
+class TurnChoice:
+    """A /settings turn-time button: the choice's name and the chat it is for."""
+
+    name: str
+    chat_id: int
+
+    def __str__(self) -> str:
+        return f"turn.{self.name}.{self.chat_id}"
+
+    @classmethod
+    def parse(cls, argument: str) -> TurnChoice:
+        name, _, chat = argument.removeprefix("turn.").partition(".")
+        try:
+            return cls(name, int(chat))
+        except ValueError as exc:
+            raise BadCallbackError("not a turn-time choice") from exc
 
 
 class Codec:

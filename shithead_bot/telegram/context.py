@@ -11,9 +11,9 @@ from telegram import Chat, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import ContextTypes
 
+from shithead_bot.config import Settings
 from shithead_bot.i18n import pick_language, translations
 from shithead_bot.service import GameService, Outbox, UserInfo
-from shithead_bot.settings import Settings
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.deliver import Delivery
 from shithead_bot.timers.sweeper import Sweeper
@@ -49,6 +49,9 @@ class BotContext:
             self.locks.pop(game_id, None)
         return total
 
+    def deep_link(self, action: str, game_id: int) -> str:
+        return self.codec.deep_link(self.bot_username, action, game_id)
+
 
 def bot_context(context: ContextTypes.DEFAULT_TYPE) -> BotContext:
     ctx: BotContext = context.bot_data[KEY]
@@ -63,10 +66,15 @@ def is_private(chat: Chat | None) -> bool:
     return chat is not None and chat.type == ChatType.PRIVATE
 
 
+def language_of(update: Update) -> str:
+    """The catalog for whoever sent this update."""
+    user = update.effective_user
+    return pick_language(user.language_code if user else None)
+
+
 def texts(update: Update) -> gettext.NullTranslations:
     """The gettext translations for whoever sent this update."""
-    user = update.effective_user
-    return translations(pick_language(user.language_code if user else None))
+    return translations(language_of(update))
 
 
 async def is_chat_admin(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:

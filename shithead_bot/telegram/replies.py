@@ -1,13 +1,18 @@
-"""What a refused action tells the person: short, in their language, never a stack trace."""
+"""What a refused action tells the person — short, in their language, never a stack trace — keyed
+by the exception class itself, so a renamed class cannot silently lose its text. And the two ways
+of answering: :func:`reply` to a message, :func:`answer` to a press."""
 
 from __future__ import annotations
 
 import gettext
 import logging
 
-from telegram import CallbackQuery
+from telegram import CallbackQuery, InlineKeyboardMarkup, Message, ReplyParameters, Update
+from telegram.constants import ParseMode
 from telegram.error import BadRequest
 
+from engine import CardNotOwnedError, EngineError, GameOverError, IllegalMoveError, InvalidMoveError, NotYourTurnError
+from persistence.models import GameStatus
 from shithead_bot.i18n import N_
 from shithead_bot.service import (
     AlreadyDoneError,
@@ -29,61 +34,68 @@ from shithead_bot.telegram.callback_data import BadCallbackError
 
 log = logging.getLogger(__name__)
 
-_MOVE_CAUSES = {
-    "IllegalMoveError": N_("That move is not allowed now."),
-    "CardNotOwnedError": N_("You do not hold those cards."),
-    "NotYourTurnError": N_("It is not your turn."),
-    "GameOverError": N_("This game is over."),
-    "InvalidMoveError": N_("This button is not valid."),
+MOVE_REFUSALS: dict[type[EngineError], str] = {
+    IllegalMoveError: N_("That move is not allowed now."),
+    CardNotOwnedError: N_("You do not hold those cards."),
+    NotYourTurnError: N_("It is not your turn."),
+    GameOverError: N_("This game is over."),
+    InvalidMoveError: N_("This button is not valid."),
 }
+REFUSALS: dict[type[Exception], str] = {
+    StaleVersionError: N_("This button is out of date."),
+    BadCallbackError: N_("This button is not valid."),
+    AlreadyDoneError: N_("Already done."),
+    NotAPlayerError: N_("You are not playing in this game."),
+    NotAllowedError: N_("Only the game's creator or a chat admin can do that."),
+    LobbyFullError: N_("The game is full."),
+    AlreadyJoinedError: N_("You are already in."),
+    TooFewPlayersError: N_("At least two players are needed."),
+    NeedsPrivateChatError: N_("Open a private chat with me first, so I can send you your cards."),
+    GameNotFoundError: N_("I cannot find that game."),
+    ServiceError: N_("That cannot be done now."),
+}
+WRONG_STATE: dict[GameStatus, str] = {
+    GameStatus.LOBBY: N_("The game has not started yet."),
+    GameStatus.PAUSED: N_("The game is paused."),
+    GameStatus.FINISHED: N_("This game is over."),
+    GameStatus.ABORTED: N_("This game was aborted."),
+}
+
+
+def _by_class(table: dict[type[Exception], str] | dict[type[EngineError], str], exc: Exception) -> str | None:
+    """The text of the nearest class of ``exc`` in the table (a subclass inherits its parent's)."""
+    return next((table[cls] for cls in type(exc).__mro__ if cls in table), None)
 
 
 def refusal(exc: Exception, t: gettext.NullTranslations) -> str:
     """The toast or reply for a refused action."""
     _ = t.gettext
-    if isinstance(exc, StaleVersionError):
-        return _("This button is out of date.")
-    if isinstance(exc, BadCallbackError):
-        return _("This button is not valid.")
     if isinstance(exc, MoveRejectedError):
-        return _(_MOVE_CAUSES.get(exc.cause, "That move is not allowed now."))
-    return _service_refusal(exc, t)
-
-
-def _service_refusal(exc: Exception, t: gettext.NullTranslations) -> str:
-    _ = t.gettext
-    if isinstance(exc, AlreadyDoneError):
-        return _("Already done.")
-    if isinstance(exc, NotAPlayerError):
-        return _("You are not playing in this game.")
-    if isinstance(exc, NotAllowedError):
-        return _("Only the game's creator or a chat admin can do that.")
+        return _(_by_class(MOVE_REFUSALS, exc.error) or MOVE_REFUSALS[IllegalMoveError])
     if isinstance(exc, AlreadyOpenError):
-        if exc.status == "lobby":
+        if exc.status == GameStatus.LOBBY:
             return _("There is already a game waiting for players here (#{id}).").format(id=exc.game_id)
         return _("There is already a game going on here (#{id}).").format(id=exc.game_id)
-    if isinstance(exc, LobbyFullError):
-        return _("The game is full.")
-    if isinstance(exc, AlreadyJoinedError):
-        return _("You are already in.")
-    if isinstance(exc, TooFewPlayersError):
-        return _("At least two players are needed.")
-    if isinstance(exc, NeedsPrivateChatError):
-        return _("Open a private chat with me first, so I can send you your cards.")
     if isinstance(exc, RateLimitedError):
         return _("Not so fast — try again in {n} min.").format(n=max(1, exc.seconds_left // 60))
     if isinstance(exc, WrongStateError):
-        return {
-            "lobby": _("The game has not started yet."),
-            "paused": _("The game is paused."),
-            "finished": _("This game is over."),
-            "aborted": _("This game was aborted."),
-        }.get(exc.status, _("That cannot be done now."))
-    if isinstance(exc, GameNotFoundError):
-        return _("I cannot find that game.")
-    if isinstance(exc, ServiceError):
-        return _("That cannot be done now.")
-    return _("Something went wrong; please try again.")
+        return _(WRONG_STATE.get(GameStatus(exc.status), N_("That cannot be done now.")))
+    text = _by_class(REFUSALS, exc)
+    return _(text) if text else _("Something went wrong; please try again.")
+
+
+async def reply(
+    update: Update, text: str, markup: InlineKeyboardMarkup | None = None, *, reply_to: int | None = None
+) -> Message | None:
+    """Answer in the chat (and the forum topic) the update came from; ``reply_to`` quotes that
+    message, e.g. the open lobby."""
+    message = update.effective_message
+    if message is None:
+        return None
+    quote = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
+    return await message.reply_text(
+        text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True, reply_parameters=quote
+    )
 
 
 async def answer(query: CallbackQuery, text: str | None = None, *, url: str | None = None) -> bool:

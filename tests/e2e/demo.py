@@ -11,7 +11,7 @@ import asyncio
 import tempfile
 
 from tests.e2e.harness import GROUP, BotProcess, Player, play_until_over, start_game
-from tests.fakebot import FakeTelegram
+from tests.support.fakebot import FakeTelegram
 
 PEOPLE = [(1001, "Alice"), (1002, "Bob"), (1003, "Cleo")]
 

@@ -18,7 +18,7 @@ from shithead_bot.service import GameService, Outbox
 from tests.e2e.harness import BotProcess, Player, current, has_button, webhook_worker
 from tests.e2e.privacy import leaks, leaks_in_logs, secret_cards
 from tests.e2e.test_db_faults import terminate_backends
-from tests.fakebot import FakeTelegram
+from tests.support.fakebot import FakeTelegram
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres]
 
@@ -197,7 +197,7 @@ async def check(run: Run, service: GameService) -> None:
                 assert player.live_message() == live[0]
         # No hidden card where it must not be, no seed in the logs.
         secrets = await secret_cards(run.url, game_id)
-        owner_chat = {n: p.user_id for n, p in enumerate(duo)}
+        owner_chat = {s.number: s.player_id or 0 for s in view.seats}  # seats are in the order people joined
         chats = [duo[0].group, *(p.user_id for p in duo)]
         texts = [(m.chat_id, m.text) for chat in chats for m in fake.history(chat)]
         assert leaks(texts, secrets, owner_chat) == []

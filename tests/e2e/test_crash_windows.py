@@ -10,7 +10,7 @@ import pytest
 
 from tests.e2e.conftest import start_all
 from tests.e2e.harness import BotProcess, Player, play_until_over, start_game
-from tests.fakebot import FakeTelegram, SeenMessage
+from tests.support.fakebot import FakeTelegram, SeenMessage
 
 pytestmark = pytest.mark.slow
 

@@ -23,7 +23,7 @@ from tests.e2e.harness import (
     start_game,
     table_message,
 )
-from tests.fakebot import FakeTelegram
+from tests.support.fakebot import FakeTelegram
 
 pytestmark = pytest.mark.slow
 

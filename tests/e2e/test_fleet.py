@@ -10,7 +10,7 @@ from sqlalchemy import text
 
 from persistence.db import make_engine
 from tests.e2e.harness import GROUP, BotProcess, Player, current, find, has_button, start_workers, webhook_worker
-from tests.fakebot import FakeTelegram
+from tests.support.fakebot import FakeTelegram
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres]
 

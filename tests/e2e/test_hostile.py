@@ -21,7 +21,7 @@ from tests.e2e.harness import (
     start_workers,
     webhook_worker,
 )
-from tests.fakebot import FakeTelegram
+from tests.support.fakebot import FakeTelegram
 
 pytestmark = pytest.mark.slow
 

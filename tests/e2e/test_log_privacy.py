@@ -13,7 +13,7 @@ from persistence.db import make_engine
 from tests.e2e.conftest import start_all
 from tests.e2e.harness import GROUP, BotProcess, Player, find, play_until_over, start_game
 from tests.e2e.privacy import leaks_in_logs, secret_cards
-from tests.fakebot import FakeTelegram
+from tests.support.fakebot import FakeTelegram
 
 pytestmark = pytest.mark.slow
 

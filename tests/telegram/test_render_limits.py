@@ -4,13 +4,14 @@ line boundaries, never inside a tag."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from engine import PRESETS, ShitheadState, event_to_dict, new_game
 from persistence.models import Move as MoveRow
 from shithead_bot.telegram.callback_data import Codec
-from shithead_bot.telegram.render import Renderer, fit_lines, visible_length
-from tests.bot.test_render_privacy import context
-from tests.fakebot.markup import parse_html, utf16_len
+from shithead_bot.telegram.render import fit_lines, visible_length
+from tests.support.fakebot.markup import parse_html, utf16_len
+from tests.telegram.test_render_privacy import Renderer, context
 
 
 def ten_seat_table(name: str) -> tuple[str, int]:
@@ -27,10 +28,9 @@ def ten_seat_table(name: str) -> tuple[str, int]:
             MoveRow(game_id=7, seq=len(log) + 1, seat=seat, move=str(move), events=[event_to_dict(e) for e in events])
         )
     ctx = context(state, rules.to_dict(), "shithead")
-    for seat in ctx.seats:
-        seat.name = name
+    ctx = replace(ctx, seats=[replace(seat, name=name) for seat in ctx.seats])
     rendered = Renderer(ctx, Codec(b"k")).table(log[-40:])
-    return rendered.text, ctx.game.id or 0
+    return rendered.text, ctx.game.id
 
 
 def test_a_ten_seat_table_of_ampersand_names_is_sent_whole() -> None:

@@ -1,4 +1,4 @@
-"""When things happen to an idle player: turn times, reminders, grace, quiet hours. Pure functions.
+"""When things happen to an idle player: deadlines, reminders, grace, quiet hours. Pure functions.
 
 The database keeps, per game, the current turn's ``deadline_at``, how many reminders were sent
 (``reminders_sent``) and ``due_at``, the next moment the sweep must look at the game. Everything
@@ -13,26 +13,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-TURN_CHOICES: dict[str, int | None] = {
-    "30s": 30,
-    "1m": 60,
-    "5m": 300,
-    "15m": 900,
-    "1h": 3600,
-    "6h": 6 * 3600,
-    "12h": 12 * 3600,
-    "24h": 24 * 3600,
-    "3d": 3 * 86400,
-    "7d": 7 * 86400,
-    "none": None,
-}
 DEFAULT_TURN = 24 * 3600
 DEFAULT_REMINDERS = ("50%", "1h")
 SHORT_TURN = 2 * 3600  # below this, the default is one reminder at half time
 _DURATION = re.compile(r"^([0-9]+)\s*(s|m|min|h|d)$", re.ASCII)
 _UNIT = {"s": 1, "m": 60, "min": 60, "h": 3600, "d": 86400}
 MAX_DURATION = 30 * 86400  # nothing the settings time is longer than a month
-MAX_TIMEOUTS = 20
 
 
 class SettingError(ValueError):
@@ -49,36 +35,6 @@ def parse_duration(text: str) -> int:
     if not 0 < seconds <= MAX_DURATION:
         raise SettingError(f"{text[:20]!r}: a duration from 1s to 30d")
     return seconds
-
-
-def parse_timeouts(text: str) -> int:
-    """Timeouts in a row before a player is removed: ``0`` (never) to ``20``."""
-    if not re.fullmatch(r"[0-9]{1,3}", text.strip(), re.ASCII) or int(text) > MAX_TIMEOUTS:
-        raise SettingError(f"{text[:20]!r}: a number of timeouts from 0 (never) to {MAX_TIMEOUTS}")
-    return int(text)
-
-
-def parse_turn_time(text: str) -> int | None:
-    """One of the turn-time choices (``24h``, ``none``…) -> seconds (None: no time limit)."""
-    key = text.strip().lower().replace(" ", "")
-    if key not in TURN_CHOICES:
-        raise SettingError(f"{text[:20]!r}: choose one of {', '.join(TURN_CHOICES)}")
-    return TURN_CHOICES[key]
-
-
-def parse_reminders(items: Sequence[str]) -> list[str]:
-    """Reminder settings: ``50%`` (of the turn time) or a duration before the deadline; ``off``."""
-    if [i.lower() for i in items] == ["off"]:
-        return []
-    if len(items) > 5:
-        raise SettingError("at most five reminders")
-    for item in items:
-        if item.endswith("%"):
-            if not re.fullmatch(r"[0-9]{1,2}", item[:-1], re.ASCII) or not 0 < int(item[:-1]) < 100:
-                raise SettingError(f"{item[:20]!r}: a share of the turn time between 1% and 99%")
-        else:
-            parse_duration(item)
-    return list(items)
 
 
 def reminder_offsets(turn_seconds: int, reminders: Sequence[str] | None) -> list[int]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -15,15 +16,17 @@ from engine import PRESETS, NeighborRules, NeighborState, ShitheadState, card_of
 from engine import events as ev
 from persistence.models import Chat, Game, Seat
 from persistence.models import Move as MoveRow
-from shithead_bot.service import Ctx
+from shithead_bot.service import GameSnapshot, MoveLine, SeatSnapshot
+from shithead_bot.service.unit import GameTx
+from shithead_bot.telegram.botapi import BotApi
 from shithead_bot.telegram.callback_data import Codec
-from shithead_bot.telegram.deliver import Delivery
-from shithead_bot.telegram.render import Renderer, rows
+from shithead_bot.telegram.render import Page, Rendered, private, rows
+from shithead_bot.telegram.render import table as table_message
 
 NOW = datetime(2026, 1, 5, 12, tzinfo=UTC)
 
 
-def context(state: ShitheadState | NeighborState, rules: dict[str, object], kind: str) -> Ctx:
+def context(state: ShitheadState | NeighborState, rules: dict[str, object], kind: str) -> GameSnapshot:
     game = Game(
         id=7,
         chat_id=-1,
@@ -35,7 +38,26 @@ def context(state: ShitheadState | NeighborState, rules: dict[str, object], kind
         version=3,
     )
     seats = [Seat(game_id=7, number=n, player_id=100 + n, name=f"P{n}", keyboard_version=3) for n in range(state.seats)]
-    return Ctx(None, game, seats, Chat(id=-1, title="Friends"), NOW, state=state)  # type: ignore[arg-type]
+    tx = GameTx(None, game, seats, Chat(id=-1, title="Friends"), NOW, state=state)  # type: ignore[arg-type]
+    return tx.snapshot()
+
+
+class Renderer:
+    """The messages of one game as each reader gets them (table, turn, moved)."""
+
+    def __init__(self, game: GameSnapshot, codec: Codec, language: str = "en", username: str = "") -> None:
+        self.game = game
+        self.page = Page(game, codec, language, username)
+
+    def table(self, moves: list[MoveRow]) -> Rendered:
+        page = Page(replace(self.game, moves=tuple(MoveLine.of(m) for m in moves)), self.page.codec)
+        return table_message.table(page)
+
+    def turn(self, seat: SeatSnapshot) -> Rendered:
+        return private.turn(self.page, seat)
+
+    def moved(self, seat: SeatSnapshot, moves: list[MoveRow]) -> Rendered:
+        return private.moved(self.page, seat, [MoveLine.of(m) for m in moves])
 
 
 def public_cards(event: ev.Event) -> set[int]:
@@ -98,7 +120,7 @@ def test_shithead_texts_show_only_what_each_reader_may_know(preset: str) -> None
             secret, hands = shithead_secrets(state, public)
             every_hand = set().union(*hands.values())
             assert shown(render.table(log[-5:]).text, secret | every_hand) == []
-            for number, seat_row in enumerate(render.ctx.seats):
+            for number, seat_row in enumerate(render.game.seats):
                 others = secret | (every_hand - hands[number])
                 private = [render.turn(seat_row).text, render.moved(seat_row, log[-3:]).text]
                 assert shown("\n".join(private), others) == [], (preset, seed, step, number)
@@ -137,7 +159,7 @@ def test_neighbor_texts_show_only_what_each_reader_may_know() -> None:
             # Each hand is dealt from a fresh deck, so the table's story of earlier hands may name a card
             # that is in someone's hand now: the state part of the table is what must stay silent.
             assert shown(render.table([]).text, in_play | {int(c) for c in state.deck} - blocked) == []
-            for number, seat_row in enumerate(render.ctx.seats):
+            for number, seat_row in enumerate(render.game.seats):
                 mine = {int(current[number])} if number in current else set()
                 text = render.turn(seat_row).text
                 assert shown(text, in_play - mine - known_by[number]) == [], (seed, step, number)
@@ -156,17 +178,13 @@ class ScriptedBot:
 
 
 async def test_edit_not_modified_is_success_and_gone_is_none() -> None:
-    from shithead_bot.telegram.render import Rendered
-
     rendered = Rendered("hello", rows([InlineKeyboardButton("x", callback_data="x")]))
-    unchanged = Delivery(
-        ScriptedBot("Message is not modified: specified new message content..."), None, Codec(b"k"), "b"
-    )  # type: ignore[arg-type]
-    assert await unchanged._edit(1, 2, rendered) is True
-    gone = Delivery(ScriptedBot("Message to edit not found"), None, Codec(b"k"), "b")  # type: ignore[arg-type]
-    assert await gone._edit(1, 2, rendered) is None
-    broken = Delivery(ScriptedBot("Can't parse entities: unsupported start tag"), None, Codec(b"k"), "b")  # type: ignore[arg-type]
+    unchanged = BotApi(ScriptedBot("Message is not modified: specified new message content..."))  # type: ignore[arg-type]
+    assert await unchanged.edit(1, 2, rendered) is True
+    gone = BotApi(ScriptedBot("Message to edit not found"))  # type: ignore[arg-type]
+    assert await gone.edit(1, 2, rendered) is None
+    broken = BotApi(ScriptedBot("Can't parse entities: unsupported start tag"))  # type: ignore[arg-type]
     from telegram.error import BadRequest
 
     with pytest.raises(BadRequest):
-        await broken._edit(1, 2, rendered)
+        await broken.edit(1, 2, rendered)

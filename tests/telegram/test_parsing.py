@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from shithead_bot.timers.policy import (
+from shithead_bot.service.schedule import parse_duration
+from shithead_bot.telegram.parsing import (
     QuietHours,
     SettingError,
-    parse_duration,
     parse_reminders,
     parse_timeouts,
     parse_turn_time,

@@ -13,14 +13,14 @@ import pytest
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po
 
-from engine import PRESETS, card_of
+from engine import PRESETS, NotYourTurnError, card_of
 from engine.events import Burned, PickedUp, Played
 from engine.rules import NeighborRules
 from shithead_bot.i18n import available_languages, pick_language, translations
 from shithead_bot.narrate import Narrator
 from shithead_bot.service import MoveRejectedError
-from shithead_bot.telegram.handlers.commands import COMMANDS
-from shithead_bot.telegram.render import rules_text
+from shithead_bot.telegram.render.info import COMMANDS
+from shithead_bot.telegram.render.rules import rules_text
 from shithead_bot.telegram.replies import refusal
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -140,7 +140,7 @@ def test_looked_up_texts_are_translated_too() -> None:
     for _name, text in COMMANDS:
         assert french.gettext(text) != text
         assert english.gettext(text) == text
-    refused = MoveRejectedError("not your turn", "NotYourTurnError")
+    refused = MoveRejectedError(NotYourTurnError("not your turn"))
     assert refusal(refused, french) == "Ce n'est pas ton tour."
     assert refusal(refused, english) == "It is not your turn."
 

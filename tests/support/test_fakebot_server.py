@@ -35,7 +35,7 @@ from telegram.error import (
 )
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from tests.fakebot.server import FakeTelegram
+from tests.support.fakebot.server import FakeTelegram
 
 ALICE, BOB, CAROL = 1001, 1002, 1003
 GROUP = -4001
@@ -813,7 +813,7 @@ async def test_runs_standalone() -> None:
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "tests.fakebot",
+        "tests.support.fakebot",
         "--port",
         str(port),
         "--demo",

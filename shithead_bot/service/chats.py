@@ -1,0 +1,137 @@
+"""Players and chats: who may be messaged, a chat's settings, the bot joining or leaving a group, a
+group becoming a supergroup, and each Telegram update taken once."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from engine import AnyRules, rules_from_dict
+from persistence import repo
+from persistence.models import Chat
+from shithead_bot.service.errors import GameNotFoundError
+from shithead_bot.service.lobby import rules_for
+from shithead_bot.service.snapshot import ACTIVE, ChatSnapshot
+from shithead_bot.service.turns import pause
+from shithead_bot.service.unit import Core, Result, UserInfo
+
+CHAT_SETTINGS = frozenset(
+    {
+        "game_kind",
+        "preset",
+        "house_rules",
+        "turn_seconds",
+        "reminders",
+        "max_timeouts",
+        "deadlines_skip_quiet",
+        "language",
+    }
+)
+
+
+async def take_update(core: Core, update_id: int) -> bool:
+    """Claim a Telegram update before handling it: False when any worker took it already (a webhook
+    delivered twice, or an update fetched again after a crash)."""
+    async with core.transaction() as session:
+        return await repo.take_update(session=session, update_id=update_id, now=core.clock())
+
+
+async def forget_old_updates(core: Core, keep: timedelta = timedelta(days=2)) -> None:
+    """Drop claims older than ``keep`` (Telegram redelivers for a day at most) and idle send buckets."""
+    async with core.transaction() as session:
+        now = core.clock()
+        await repo.purge_updates(session=session, before=now - keep)
+        if core.dialect == "postgresql":
+            await repo.purge_send_buckets(session=session, before=now - timedelta(hours=1))
+
+
+async def see_user(core: Core, user: UserInfo, *, can_message: bool | None = None) -> bool:
+    """Create or refresh a player; ``can_message`` records a /start (True) or a block (False).
+    Returns whether the bot may message them."""
+    async with core.transaction() as session:
+        player = await core.player(session, user)
+        if can_message is not None:
+            player.can_message = can_message
+        return player.can_message
+
+
+async def set_can_message(core: Core, player_id: int, value: bool) -> None:
+    async with core.transaction() as session:
+        player = await repo.get_player(session=session, player_id=player_id)
+        if player is not None:
+            player.can_message = value
+
+
+async def ensure_chat(core: Core, chat_id: int, kind: str, title: str) -> ChatSnapshot:
+    """A chat's settings (the chat is created on first sight)."""
+    async with core.transaction() as session:
+        return ChatSnapshot.of(await core.chat(session, chat_id, kind, title))
+
+
+async def update_chat(core: Core, chat_id: int, **settings: object) -> ChatSnapshot:
+    """Change a chat's settings (game kind, preset, house rules, reminders, timeouts, language…)."""
+    async with core.transaction() as session:
+        chat = await _chat_or_raise(session, chat_id)
+        for key, value in settings.items():
+            if key not in CHAT_SETTINGS:
+                raise ValueError(f"no chat setting {key!r}")
+            setattr(chat, key, value)
+        chat.updated_at = core.clock()
+        return ChatSnapshot.of(chat)
+
+
+async def add_house_rule(core: Core, chat_id: int, key: str, value: str) -> ChatSnapshot:
+    """Save one house rule for the chat's next games; RulesError (with the reason) if it is not one."""
+    async with core.transaction() as session:
+        chat = await _chat_or_raise(session, chat_id)
+        rules = {**chat.house_rules, key.strip(): value.strip()}
+        base, _ = rules_for(chat.model_copy(update={"house_rules": {}}))
+        base.with_rules(rules)
+        chat.house_rules = rules
+        chat.updated_at = core.clock()
+        return ChatSnapshot.of(chat)
+
+
+async def chat_rules(core: Core, chat_id: int, kind: str, title: str) -> AnyRules:
+    """The rules of the chat's open game, or the rules its next game would get."""
+    async with core.transaction() as session:
+        game = await repo.open_game_in_chat(session=session, chat_id=chat_id)
+        if game is not None:
+            return rules_from_dict(game.kind, game.rules)
+        return rules_for(await core.chat(session, chat_id, kind, title))[0]
+
+
+async def _chat_or_raise(session: AsyncSession, chat_id: int) -> Chat:
+    chat = await repo.get_chat(session=session, chat_id=chat_id)
+    if chat is None:
+        raise GameNotFoundError(f"unknown chat {chat_id}")
+    return chat
+
+
+async def bot_removed(core: Core, chat_id: int) -> Result | None:
+    """The bot was removed from a group (or may no longer post there): its game is paused."""
+    async with core.transaction() as session:
+        chat = await repo.get_chat(session=session, chat_id=chat_id)
+        if chat is not None:
+            chat.bot_present = False
+        game = await repo.open_game_in_chat(session=session, chat_id=chat_id)
+        if game is None or game.status not in ACTIVE:
+            return None
+        tx = await core.load(session, game.id or 0)
+        pause(tx, core.settings)
+        return await core.commit(tx)
+
+
+async def bot_added(core: Core, chat_id: int, kind: str, title: str) -> None:
+    async with core.transaction() as session:
+        chat = await core.chat(session, chat_id, kind, title)
+        chat.bot_present = True
+
+
+async def migrate_chat(core: Core, old_id: int, new_id: int) -> list[int]:
+    """A group became a supergroup: its games follow. Returns the ids of its open games."""
+    async with core.transaction() as session:
+        await repo.migrate_chat(session=session, old_id=old_id, new_id=new_id)
+        game = await repo.open_game_in_chat(session=session, chat_id=new_id)
+        return [game.id] if game and game.id else []

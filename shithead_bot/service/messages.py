@@ -1,0 +1,46 @@
+"""What the front end tells the service about the messages it keeps editing, and the fleet's
+shared send rate. None of these bumps a game's version: buttons stay valid."""
+
+from __future__ import annotations
+
+from persistence import repo
+from shithead_bot.service.unit import Core
+
+
+async def record_game_messages(core: Core, game_id: int, **message_ids: int | None) -> None:
+    """Remember the lobby/table message ids the front end keeps editing."""
+    async with core.transaction() as session:
+        await repo.set_game_messages(session=session, game_id=game_id, **message_ids)
+
+
+async def record_private_message(
+    core: Core, game_id: int, seat: int, message_id: int | None, version: int | None = None
+) -> None:
+    """A seat's private game message (and the keyboard version it shows)."""
+    async with core.transaction() as session:
+        await repo.set_seat_message(
+            session=session, game_id=game_id, number=seat, message_id=message_id, version=version
+        )
+
+
+async def record_reminder_message(core: Core, game_id: int, seat: int, message_id: int | None) -> None:
+    async with core.transaction() as session:
+        await repo.set_reminder_message(session=session, game_id=game_id, number=seat, message_id=message_id)
+
+
+async def known_private_messages(core: Core, player_id: int) -> set[int]:
+    """Ids of the messages the bot keeps track of in a player's private chat (open games)."""
+    async with core.sessions() as session:
+        return await repo.private_message_ids(session=session, player_id=player_id)
+
+
+async def reserve_send(core: Core, key: str, capacity: float, per_second: float) -> float:
+    """A token from the fleet's send bucket ``key`` (PostgreSQL): the seconds to wait first."""
+    async with core.sessions() as session, session.begin():
+        return await repo.reserve_send(session=session, key=key, capacity=capacity, per_second=per_second)
+
+
+async def hold_sends(core: Core, key: str, seconds: float, per_second: float) -> None:
+    """Nobody in the fleet sends on bucket ``key`` for ``seconds`` (Telegram said 429)."""
+    async with core.sessions() as session, session.begin():
+        await repo.hold_sends(session=session, key=key, seconds=seconds, per_second=per_second)

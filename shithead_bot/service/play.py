@@ -1,0 +1,37 @@
+"""Playing: a player's move (swap, ready, play, pick up, keep or swap…) and leaving for good."""
+
+from __future__ import annotations
+
+from engine import Forfeit, Move
+from persistence.models import GameStatus
+from shithead_bot.service.errors import StaleVersionError, WrongStateError
+from shithead_bot.service.snapshot import ACTIVE
+from shithead_bot.service.turns import apply, settle
+from shithead_bot.service.unit import Core, Result
+
+
+async def play(core: Core, game_id: int, user_id: int, move: Move | str, version: int | None = None) -> Result:
+    """A player's move; ``version`` is their button's (an older one is refused as stale)."""
+    async with core.transaction() as session:
+        tx = await core.load(session, game_id)
+        tx.require(*ACTIVE)
+        seat = tx.seat_or_raise(user_id)
+        if version is not None and version != seat.keyboard_version:
+            raise StaleVersionError(f"button version {version}, seat is at {seat.keyboard_version}")
+        apply(tx, seat.number, move, "human")
+        seat.timeouts_in_row = 0
+        settle(tx, core.settings)
+        return await core.commit(tx)
+
+
+async def forfeit(core: Core, game_id: int, user_id: int) -> Result:
+    """Leave the game for good: the worst place still free (RULES.md §1.10)."""
+    async with core.transaction() as session:
+        tx = await core.load(session, game_id)
+        tx.require(*ACTIVE, GameStatus.PAUSED)
+        seat = tx.seat_or_raise(user_id)
+        if seat.forfeited or seat.place is not None:
+            raise WrongStateError("you are no longer in this game", tx.game.status)
+        apply(tx, seat.number, Forfeit(), "human")
+        settle(tx, core.settings)
+        return await core.commit(tx)

@@ -1,0 +1,241 @@
+"""Frozen read models: all that leaves the service about a game. Nothing here holds a session or
+an ORM row, so a renderer can keep a snapshot as long as it likes and change nothing by accident.
+
+A snapshot carries the engine state it was read with; whoever renders it builds each reader's
+text from :meth:`GameSnapshot.view` — a seat's view, or the spectator's — never from the state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+from engine import AnyRules, AnyState, Move, NeighborView, Phase, ShitheadView, event_from_dict, rules_from_dict
+from engine import events as ev
+from persistence.models import Chat, Game, GameStatus, Seat
+from persistence.models import Move as MoveRow
+from shithead_bot.service.autoplay import timeout_moves
+
+ACTIVE = (GameStatus.SWAPPING, GameStatus.PLAYING)
+OVER = (GameStatus.FINISHED, GameStatus.ABORTED)
+
+
+@dataclass(frozen=True)
+class SeatSnapshot:
+    number: int
+    name: str
+    player_id: int | None = None
+    computer_level: str | None = None
+    place: int | None = None
+    is_loser: bool = False
+    forfeited: bool = False
+    timeouts_in_row: int = 0
+    keyboard_version: int = 0  # the game version of this seat's live buttons
+    private_message_id: int | None = None
+    message_version: int = 0  # the keyboard version its private message shows (0: none)
+    reminder_message_id: int | None = None
+    language: str | None = None  # its player's Telegram language
+
+    @classmethod
+    def of(cls, seat: Seat, language: str | None = None) -> SeatSnapshot:
+        return cls(
+            seat.number,
+            seat.name,
+            seat.player_id,
+            seat.computer_level,
+            seat.place,
+            seat.is_loser,
+            seat.forfeited,
+            seat.timeouts_in_row,
+            seat.keyboard_version,
+            seat.private_message_id,
+            seat.message_version,
+            seat.reminder_message_id,
+            language,
+        )
+
+
+@dataclass(frozen=True)
+class ChatSnapshot:
+    id: int
+    kind: str = "group"
+    title: str = ""
+    game_kind: str = "shithead"
+    preset: str = "standard"
+    house_rules: dict[str, str] = field(default_factory=dict)
+    turn_seconds: int | None = 86400
+    reminders: tuple[str, ...] | None = None
+    max_timeouts: int = 3
+    deadlines_skip_quiet: bool = False
+    language: str | None = None
+
+    @classmethod
+    def of(cls, chat: Chat) -> ChatSnapshot:
+        return cls(
+            chat.id,
+            chat.kind,
+            chat.title,
+            chat.game_kind,
+            chat.preset,
+            dict(chat.house_rules),
+            chat.turn_seconds,
+            tuple(chat.reminders) if chat.reminders is not None else None,
+            chat.max_timeouts,
+            chat.deadlines_skip_quiet,
+            chat.language,
+        )
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A game's row as read. ``seed`` and ``snapshot`` are for replays and audits, never shown."""
+
+    id: int
+    chat_id: int
+    kind: str
+    status: GameStatus
+    rules: dict[str, Any]
+    version: int
+    move_count: int
+    seed: int
+    dealer: int
+    snapshot: dict[str, Any] | None
+    created_by: int | None
+    rematch_of: int | None
+    turn_seconds: int | None
+    deadline_at: datetime | None
+    due_at: datetime | None
+    started_at: datetime | None
+    finished_at: datetime | None
+    pause_votes: tuple[int, ...]
+    lobby_message_id: int | None
+    table_message_id: int | None
+
+    @classmethod
+    def of(cls, game: Game) -> GameInfo:
+        return cls(
+            game.id or 0,
+            game.chat_id,
+            game.kind,
+            GameStatus(game.status),
+            dict(game.rules),
+            game.version,
+            game.move_count,
+            game.seed,
+            game.dealer,
+            game.snapshot,
+            game.created_by,
+            game.rematch_of,
+            game.turn_seconds,
+            game.deadline_at,
+            game.due_at,
+            game.started_at,
+            game.finished_at,
+            tuple(game.pause_votes),
+            game.lobby_message_id,
+            game.table_message_id,
+        )
+
+
+@dataclass(frozen=True)
+class MoveLine:
+    """One move of the log: who, what, and the public events it caused."""
+
+    seq: int
+    seat: int
+    move: str
+    actor: str  # human, computer, timeout
+    events: tuple[ev.Event, ...]
+
+    @classmethod
+    def of(cls, row: MoveRow) -> MoveLine:
+        return cls(row.seq, row.seat, row.move, row.actor, tuple(event_from_dict(e) for e in row.events))
+
+
+@dataclass(frozen=True)
+class GameSnapshot:
+    game: GameInfo
+    seats: list[SeatSnapshot]  # in seat order (a list, so it compares with one; never changed in place)
+    chat: ChatSnapshot
+    now: datetime
+    state: AnyState | None = None
+    moves: tuple[MoveLine, ...] = ()  # the newest moves, oldest first (when asked for)
+
+    @property
+    def rules(self) -> AnyRules:
+        return rules_from_dict(self.game.kind, self.game.rules)
+
+    @property
+    def status(self) -> GameStatus:
+        return self.game.status
+
+    @property
+    def is_active(self) -> bool:
+        return self.game.status in ACTIVE
+
+    @property
+    def is_over(self) -> bool:
+        return self.game.status in OVER
+
+    @property
+    def in_swap_phase(self) -> bool:
+        return self.state is not None and self.state.phase is Phase.SWAP
+
+    def seat(self, number: int) -> SeatSnapshot:
+        return self.seats[number]
+
+    def seat_of(self, player_id: int) -> SeatSnapshot | None:
+        return next((s for s in self.seats if s.player_id == player_id), None)
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def view(self, seat: int | None) -> ShitheadView | NeighborView:
+        """What ``seat`` may know (None: a spectator, i.e. the group)."""
+        assert self.state is not None, "a lobby has no cards yet"
+        return self.state.view(seat)
+
+    def may_act(self, seat: int) -> bool:
+        """Does this seat have live buttons now?"""
+        return self.is_active and self.state is not None and seat in self.state.seats_to_act()
+
+    def timeout_plan(self, seat: int) -> Move | None:
+        """The first move the bot would make for this seat at its deadline."""
+        if self.state is None:
+            return None
+        moves = timeout_moves(self.state, seat, 0)
+        return moves[0] if moves else None
+
+    def with_seat(self, number: int, **changes: Any) -> GameSnapshot:
+        """A copy with one seat changed (for a sender that recorded a new message id)."""
+        seats = list(self.seats)
+        seats[number] = replace(seats[number], **changes)
+        return replace(self, seats=seats)
+
+    def with_game(self, **changes: Any) -> GameSnapshot:
+        return replace(self, game=replace(self.game, **changes))
+
+    def with_chat(self, **changes: Any) -> GameSnapshot:
+        return replace(self, chat=replace(self.chat, **changes))
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """Everything needed to replay a game: its rules, seed, seats and move log (``export``)."""
+
+    id: int
+    kind: str
+    rules: dict[str, Any]
+    seed: int
+    dealer: int
+    status: GameStatus
+    dealt: bool
+    names: tuple[str, ...]
+    moves: tuple[MoveLine, ...]
+
+
+def moves_of(rows: Sequence[MoveRow]) -> tuple[MoveLine, ...]:
+    return tuple(MoveLine.of(row) for row in rows)

@@ -1,0 +1,204 @@
+"""What happens to a game inside a transaction after moves: the engine applies them, computer seats
+answer, the status follows the engine, seats to act get new buttons, the clock restarts, the log
+and the notices are written. Every use case that moves a game goes through :func:`apply` and
+:func:`settle`."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+import engine
+from engine import EngineError, Forfeit, Move, Phase, new_game, rules_from_dict
+from engine import events as ev
+from persistence.models import GameStatus
+from shithead_bot.config import Settings
+from shithead_bot.service.autoplay import computer_move, timeout_moves
+from shithead_bot.service.deadlines import restart_clock
+from shithead_bot.service.errors import MoveRejectedError, TooFewPlayersError
+from shithead_bot.service.notices import Announcement, NoticeKind
+from shithead_bot.service.unit import GameTx
+
+log = logging.getLogger(__name__)
+
+
+def apply(tx: GameTx, seat: int, move: Move | str, actor: str) -> list[ev.Event]:
+    """One move through the engine (validated: a refusal changes nothing) and into the log."""
+    assert tx.state is not None
+    try:
+        events = tx.state.apply(seat, move)
+    except EngineError as exc:
+        raise MoveRejectedError(exc) from exc
+    tx.game.move_count += 1
+    seq = tx.game.move_count
+    text = str(move)
+    tx.move_rows.append(
+        {
+            "game_id": tx.game.id,
+            "seq": seq,
+            "seat": seat,
+            "move": text,
+            "actor": actor,
+            "events": [engine.event_to_dict(e) for e in events],
+            "created_at": tx.now,
+        }
+    )
+    tx.events.extend((seq, e) for e in events)
+    if actor != "computer":
+        tx.moved.append((seat, seq))
+    if isinstance(move, Forfeit) or text == "f":
+        tx.seat(seat).forfeited = True
+    return events
+
+
+def play_computers(tx: GameTx, settings: Settings) -> None:
+    """Computer seats act until a human is to act or the game ends (capped against bugs)."""
+    state = tx.state
+    assert state is not None
+    for _ in range(settings.computer_move_cap):
+        seat = next((s for s in state.seats_to_act() if tx.seat(s).computer_level), None)
+        if seat is None or state.is_over:
+            return
+        level = tx.seat(seat).computer_level or "heuristic"
+        move = computer_move(state, seat, level, tx.game.seed * 7919 + tx.game.move_count)
+        apply(tx, seat, move, "computer")
+    log.warning("game %s: computer move cap reached; the sweep will carry on", tx.game.id)
+
+
+def playing_status(tx: GameTx) -> GameStatus:
+    assert tx.state is not None
+    return GameStatus.SWAPPING if tx.state.phase is Phase.SWAP else GameStatus.PLAYING
+
+
+def settle(tx: GameTx, settings: Settings, *, fresh_keyboards: bool = False) -> None:
+    """After moves: computers answer, the status follows the engine, and notices are written."""
+    state = tx.state
+    assert state is not None
+    status_before = tx.status
+    if status_before != GameStatus.PAUSED:  # a paused game waits, computers too
+        play_computers(tx, settings)
+    tx.game.snapshot = state.to_dict()
+    for seat, seq in tx.moved:
+        tx.seat(seat).keyboard_version = tx.game.version
+        tx.notify(NoticeKind.MOVED, seat, seq=seq, version=tx.game.version)
+    announce(tx)
+    if state.is_over:
+        finish(tx)
+    elif status_before == GameStatus.PAUSED:
+        tx.game.paused_from = playing_status(tx)
+    else:
+        tx.game.status = playing_status(tx)
+        new_phase = tx.status != status_before
+        issue_keyboards(tx, fresh=fresh_keyboards or new_phase)
+        if new_phase or (tx.status == GameStatus.PLAYING and table_changed(tx)):
+            restart_clock(tx)
+    tx.notify(NoticeKind.TABLE)
+
+
+def table_changed(tx: GameTx) -> bool:
+    """Did anything happen beyond other players leaving? (Then the seat to act needs new buttons.)"""
+    return (
+        any(not isinstance(e, ev.Forfeited) for _, e in tx.events)
+        or tx.state is None
+        or (tx.state.to_act != tx.to_act_before)
+    )
+
+
+def issue_keyboards(tx: GameTx, *, fresh: bool) -> None:
+    """New buttons for the human(s) who may act now."""
+    state = tx.state
+    assert state is not None
+    movers = {seat for seat, _ in tx.moved}
+    for number in state.seats_to_act():
+        seat = tx.seat(number)
+        if seat.computer_level:
+            continue
+        if state.phase is Phase.SWAP:
+            if fresh or number in movers:
+                seat.keyboard_version = tx.game.version
+                tx.notify(NoticeKind.SWAP, number, version=tx.game.version)
+        elif fresh or table_changed(tx):
+            seat.keyboard_version = tx.game.version
+            tx.notify(NoticeKind.TURN, number, version=tx.game.version)
+
+
+def announce(tx: GameTx) -> None:
+    """New group messages for what deserves a notification: someone goes out or leaves."""
+    going_on = tx.state is not None and not tx.state.is_over
+    for seq, event in tx.events:
+        if isinstance(event, ev.WentOut) and going_on:
+            tx.announce(Announcement.WENT_OUT, event.seat, place=event.place, seq=seq)
+        elif isinstance(event, ev.Eliminated) and going_on:
+            tx.announce(Announcement.ELIMINATED, event.seat, place=event.place, seq=seq)
+        elif isinstance(event, ev.Forfeited) and event.seat not in tx.removed:
+            tx.announce(Announcement.FORFEITED, event.seat, place=event.place, seq=seq)
+
+
+def finish(tx: GameTx) -> None:
+    outcome = tx.state.outcome if tx.state else None
+    assert outcome is not None
+    for seat in tx.seats:
+        seat.place = outcome.places[seat.number]
+        seat.is_loser = outcome.loser == seat.number
+    close(tx, GameStatus.FINISHED)
+    tx.announce(Announcement.OVER, places=list(outcome.places), winners=list(outcome.winners), loser=outcome.loser)
+
+
+def close(tx: GameTx, status: GameStatus) -> None:
+    tx.game.status = status
+    tx.game.finished_at = tx.now
+    tx.game.deadline_at = tx.game.due_at = None
+    tx.game.pause_votes = []
+
+
+def pause(tx: GameTx, settings: Settings) -> None:
+    game = tx.game
+    game.paused_from, game.status, game.paused_at = game.status, GameStatus.PAUSED, tx.now
+    game.pause_votes = []
+    game.deadline_at = None
+    game.due_at = tx.now + timedelta(days=settings.paused_expiry_days)
+    tx.announce(Announcement.PAUSED)
+    tx.notify(NoticeKind.TABLE)
+
+
+def time_out(tx: GameTx, number: int) -> None:
+    """Act for a seat whose time ran out; after too many timeouts in a row it is removed."""
+    state = tx.state
+    assert state is not None
+    seat = tx.seat(number)
+    seat.timeouts_in_row += 1
+    limit = tx.chat.max_timeouts
+    if limit and seat.timeouts_in_row >= limit and state.phase is not Phase.SWAP:
+        tx.removed.add(number)
+        apply(tx, number, Forfeit(), "timeout")
+        tx.announce(Announcement.REMOVED, number, timeouts=seat.timeouts_in_row)
+        return
+    # The move log marks these moves "timeout": the table tells who timed out and what was done.
+    for move in timeout_moves(state, number, tx.game.seed + tx.game.move_count):
+        apply(tx, number, move, "timeout")
+
+
+def time_out_everyone(tx: GameTx) -> None:
+    """Every human who was to act let the deadline pass."""
+    for number in list(tx.state.seats_to_act() if tx.state else []):
+        if not tx.seat(number).computer_level:
+            time_out(tx, number)
+
+
+def players_still_in(tx: GameTx) -> set[int]:
+    """The people whose seats still hold cards (or lives): not out, not gone."""
+    active = set(tx.state.active_seats()) if tx.state else set()
+    return {s.player_id for s in tx.seats if s.player_id is not None and s.number in active}
+
+
+def deal(tx: GameTx, settings: Settings, seed: int) -> None:
+    """Deal the seated players in: Shithead goes to the swap phase, Neighbor into its first hand."""
+    rules = rules_from_dict(tx.game.kind, tx.game.rules)
+    if len(tx.seats) < rules.min_seats:
+        raise TooFewPlayersError(f"a game needs at least {rules.min_seats} players")
+    tx.game.seed = seed
+    tx.state = new_game(tx.game.kind, rules, len(tx.seats), tx.game.seed, tx.game.dealer)
+    tx.game.started_at = tx.now
+    tx.notify(NoticeKind.LOBBY)
+    tx.announce(Announcement.STARTED)
+    settle(tx, settings, fresh_keyboards=True)

@@ -1,0 +1,112 @@
+"""A chat's settings (/settings and its turn-time buttons; chat admins change them) and a player's
+quiet hours (/quiet)."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from engine import PRESETS, EngineError
+from shithead_bot.i18n import available_languages
+from shithead_bot.service import ChatSnapshot, ServiceError
+from shithead_bot.telegram import keyboards
+from shithead_bot.telegram.callback_data import Action, Button, TurnChoice
+from shithead_bot.telegram.context import BotContext, bot_context, is_chat_admin, is_private, texts
+from shithead_bot.telegram.handlers.presses import Done, Press, presser
+from shithead_bot.telegram.parsing import (
+    SettingError,
+    parse_quiet_hours,
+    parse_reminders,
+    parse_timeouts,
+    parse_turn_time,
+)
+from shithead_bot.telegram.render import esc
+from shithead_bot.telegram.render.rules import SETTINGS_USAGE, settings_text
+from shithead_bot.telegram.replies import refusal, reply
+
+
+async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/settings: show, or change one setting (chat admins; anyone in a private chat)."""
+    ctx = bot_context(context)
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    t = texts(update)
+    current = await ctx.service.ensure_chat(chat.id, chat.type, chat.title or user.first_name)
+    args = context.args or []
+    if not args:
+        await reply(update, settings_text(current, t), keyboards.turn_times(ctx.codec, chat.id))
+        return
+    if not is_private(chat) and not await is_chat_admin(context, chat.id, user.id):
+        await reply(update, t.gettext("Only a chat admin can change the settings."))
+        return
+    try:
+        changed = await change(ctx, chat.id, args[0].lower(), args[1:])
+    except (SettingError, EngineError, ValueError) as exc:
+        await reply(update, esc(str(exc)) + "\n" + esc(SETTINGS_USAGE))
+        return
+    await reply(update, settings_text(changed, t))
+
+
+async def change(ctx: BotContext, chat_id: int, key: str, values: list[str]) -> ChatSnapshot:
+    """One ``/settings KEY VALUE…``: read it, then the one use case that saves it."""
+    service = ctx.service
+    if key == "turn" and len(values) == 1:
+        return await service.set_turn_time(chat_id, parse_turn_time(values[0]))
+    if key == "reminders" and values:
+        reminders = None if values == ["default"] else parse_reminders(values)
+        return await service.update_chat(chat_id, reminders=reminders)
+    if key == "timeouts" and len(values) == 1:
+        return await service.update_chat(chat_id, max_timeouts=parse_timeouts(values[0]))
+    if key == "quiet_deadlines" and values in (["on"], ["off"]):
+        return await service.update_chat(chat_id, deadlines_skip_quiet=values == ["on"])
+    if key == "game" and values in (["shithead"], ["neighbor"]):
+        return await service.update_chat(chat_id, game_kind=values[0], house_rules={})
+    if key == "preset" and len(values) == 1 and values[0] in PRESETS:
+        return await service.update_chat(chat_id, preset=values[0], game_kind="shithead", house_rules={})
+    if key == "rule" and len(values) == 1 and "=" in values[0]:
+        rule, _, value = values[0].partition("=")
+        return await service.add_house_rule(chat_id, rule, value)
+    if key == "rules" and values == ["clear"]:
+        return await service.update_chat(chat_id, house_rules={})
+    if key == "language" and len(values) == 1 and values[0] in [*available_languages(), "auto"]:
+        return await service.update_chat(chat_id, language=None if values[0] == "auto" else values[0])
+    raise SettingError(f"I cannot read /settings {key[:20]} {' '.join(values)[:40]}")
+
+
+async def turn_button(update: Update, context: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
+    """A turn-time button of /settings."""
+    choice = TurnChoice.parse(b.argument)
+    if choice.chat_id != presser(update) and not await is_chat_admin(context, choice.chat_id, presser(update)):
+        return Done(texts(update).gettext("Only a chat admin can change the settings."))
+    await ctx.service.set_turn_time(choice.chat_id, parse_turn_time(choice.name))
+    return Done(texts(update).gettext("Turn time: {turn}").format(turn=choice.name))
+
+
+async def quiet(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/quiet 23:00-08:00 Europe/Paris · /quiet off · /quiet: no reminders in that window."""
+    ctx = bot_context(context)
+    user = update.effective_user
+    if user is None:
+        return
+    _ = texts(update).gettext
+    args = context.args or []
+    try:
+        if args == ["off"]:
+            await ctx.service.set_quiet_hours(user.id, None)
+        elif args:
+            await ctx.service.set_quiet_hours(user.id, parse_quiet_hours(" ".join(args)))
+    except SettingError as exc:
+        await reply(update, esc(str(exc)))
+        return
+    except ServiceError as exc:
+        await reply(update, refusal(exc, texts(update)))
+        return
+    current = await ctx.service.quiet_hours(user.id)
+    if current is None:
+        await reply(update, _("No quiet hours. Set some with /quiet 23:00-08:00 Europe/Paris."))
+    else:
+        await reply(update, _("Quiet hours: {hours}. No reminders then; /quiet off to remove.").format(hours=current))
+
+
+PRESSES: dict[Action, Press] = {Action.SETTING: turn_button}

@@ -1,0 +1,106 @@
+"""Controlling a game: pause (at once for its creator or an admin, else a vote) and resume, the
+table's nudge, and /abort (its creator or an admin, confirmed)."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from persistence.models import GameStatus
+from shithead_bot.service import ServiceError
+from shithead_bot.telegram import keyboards
+from shithead_bot.telegram.callback_data import Action, Button
+from shithead_bot.telegram.context import BotContext, bot_context, is_chat_admin, texts
+from shithead_bot.telegram.handlers.presses import Done, Press, close_confirmation, confirmed, presser
+from shithead_bot.telegram.replies import refusal, reply
+
+
+async def pause(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/pause: at once for the game's creator or a chat admin, else a vote (a majority pauses)."""
+    await _pause_or_resume(update, context, resume=False)
+
+
+async def resume(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/resume: the game goes on; the current turn starts again with its full time."""
+    await _pause_or_resume(update, context, resume=True)
+
+
+async def _pause_or_resume(update: Update, context: ContextTypes.DEFAULT_TYPE, *, resume: bool) -> None:
+    ctx = bot_context(context)
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    t = texts(update)
+    game = await ctx.service.open_game(chat.id)
+    if game is None:
+        await reply(update, t.gettext("There is no game here."))
+        return
+    admin = await is_chat_admin(context, chat.id, user.id)
+    try:
+        if resume:
+            result = await ctx.service.resume(game.id, user.id, is_admin=admin)
+        else:
+            result = await ctx.service.vote_pause(game.id, user.id, is_admin=admin)
+    except ServiceError as exc:
+        await reply(update, refusal(exc, t))
+        return
+    if not resume and result.status != GameStatus.PAUSED:
+        await reply(update, t.gettext("Your vote to pause is counted; a majority of the players pauses the game."))
+    await ctx.deliver(result.game_id)
+
+
+async def pause_vote(update: Update, context: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
+    """The table's ⏸ Pause (a vote, or at once for the creator or an admin) and ▶️ Resume."""
+    user_id = presser(update)
+    game = await ctx.service.game_view(b.game_id)
+    admin = await is_chat_admin(context, game.chat.id, user_id)
+    if b.argument == "resume":
+        await ctx.service.resume(b.game_id, user_id, is_admin=admin)
+        return Done(None, b.game_id)
+    result = await ctx.service.vote_pause(b.game_id, user_id, is_admin=admin)
+    _ = texts(update).gettext
+    return Done(_("Paused.") if result.status == GameStatus.PAUSED else _("Your vote to pause is counted."), b.game_id)
+
+
+async def nudge(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
+    """The table's ⏰ Nudge: one extra reminder for whoever must act (once an hour per game)."""
+    await ctx.service.nudge(b.game_id, presser(update))
+    return Done(texts(update).gettext("Nudged!"), b.game_id)
+
+
+async def abort(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/abort: end this chat's game (its creator or a chat admin), after confirmation."""
+    ctx = bot_context(context)
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    _ = texts(update).gettext
+    game = await ctx.service.open_game(chat.id)
+    if game is None:
+        await reply(update, _("There is no game here."))
+        return
+    if game.created_by != user.id and not await is_chat_admin(context, chat.id, user.id):
+        await reply(update, _("Only the game's creator or a chat admin can do that."))
+        return
+    markup = keyboards.confirmation(ctx.codec, Action.ABORT, game.id, user.id, _("🛑 Yes, abort"), _("No"))
+    await reply(update, _("Abort game #{id}? Nobody wins.").format(id=game.id), markup)
+
+
+async def abort_answer(update: Update, context: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
+    """The confirmation's answer: aborts if its owner is the game's creator or a chat admin."""
+    _ = texts(update).gettext
+    if not confirmed(update, b):
+        await close_confirmation(update, _("The game goes on."))
+        return Done()
+    game = await ctx.service.game_view(b.game_id)
+    admin = await is_chat_admin(context, game.chat.id, presser(update))
+    await ctx.service.abort(b.game_id, presser(update), is_admin=admin)
+    await close_confirmation(update, _("Game #{id} aborted.").format(id=b.game_id))
+    return Done(None, b.game_id)
+
+
+PRESSES: dict[Action, Press] = {
+    Action.PAUSE_VOTE: pause_vote,
+    Action.NUDGE: nudge,
+    Action.ABORT: abort_answer,
+}

@@ -1,0 +1,104 @@
+"""Questions and ways in: /start (where deep links land), /help, /rules, /games, /stats, and
+unknown commands."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Update
+from telegram.constants import ParseMode
+from telegram.error import Forbidden
+from telegram.ext import ContextTypes
+
+from shithead_bot.telegram import keyboards
+from shithead_bot.telegram.callback_data import BadCallbackError
+from shithead_bot.telegram.context import bot_context, is_private, language_of, texts, user_info
+from shithead_bot.telegram.handlers import lobby, play
+from shithead_bot.telegram.render.info import games_text, help_text, leaderboard_text, record_text
+from shithead_bot.telegram.render.rules import rules_text
+from shithead_bot.telegram.replies import reply
+
+log = logging.getLogger(__name__)
+
+
+async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/help: what the bot does and its commands."""
+    await reply(update, help_text(texts(update)))
+
+
+async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/start in private (the deep links land here): remember we may write, then join or resend cards."""
+    ctx = bot_context(context)
+    user = update.effective_user
+    if user is None or not is_private(update.effective_chat):
+        await help_command(update, context)
+        return
+    await ctx.service.see_user(user_info(user), can_message=True)
+    payload = context.args[0] if context.args else ""
+    if not payload:
+        await help_command(update, context)
+        return
+    try:
+        action, game_id = ctx.codec.read_deep_link(payload)
+    except BadCallbackError:
+        log.warning("unknown /start payload from user %s", user.id)
+        await reply(update, texts(update).gettext("This link is not valid or no longer works. /games lists yours."))
+        return
+    if action == "join":
+        await lobby.join_by_link(update, ctx, game_id)
+    else:
+        await play.hand_by_link(update, ctx, game_id)
+
+
+async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/rules: the open game's rules, or this chat's."""
+    ctx = bot_context(context)
+    chat = update.effective_chat
+    if chat is None:
+        return
+    rules = await ctx.service.chat_rules(chat.id, chat.type, chat.title or "")
+    await reply(update, rules_text(rules, language_of(update)))
+
+
+async def games(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/games: your open games, one button each to get your cards again — always in private, since
+    it names your other chats."""
+    ctx = bot_context(context)
+    user = update.effective_user
+    if user is None:
+        return
+    t = texts(update)
+    mine = await ctx.service.games_of(user.id)
+    text = games_text(mine, t)
+    markup = keyboards.my_games(ctx.codec, mine, language_of(update)) if mine else None
+    if is_private(update.effective_chat):
+        await reply(update, text, markup)
+        return
+    try:
+        await context.bot.send_message(user.id, text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    except Forbidden:
+        link = keyboards.open_private_chat(t.gettext("Open the bot"), f"https://t.me/{ctx.bot_username}")
+        await reply(update, t.gettext("I cannot message you yet: open our chat first."), link)
+        return
+    await reply(update, t.gettext("I sent your games to our private chat."))
+
+
+async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/stats: in a group, its leaderboard (3 finished games to be ranked) and its games per preset;
+    in private, your own record across every chat."""
+    ctx = bot_context(context)
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    t = texts(update)
+    if is_private(chat):
+        await reply(update, record_text(await ctx.service.player_record(user.id), t))
+        return
+    board = await ctx.service.leaderboard(chat.id)
+    await reply(update, leaderboard_text(board, await ctx.service.games_per_preset(chat.id), t))
+
+
+async def unknown_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """An unknown /command in a private chat gets the help; in a group it is ignored."""
+    if is_private(update.effective_chat):
+        await help_command(update, context)

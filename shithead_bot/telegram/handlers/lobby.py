@@ -1,0 +1,113 @@
+"""The lobby: /newgame (a lobby in a group, a game against computers in private), and its buttons —
+Join (also through a deep link), Leave, computers, Start — and Rematch at the end."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from engine import EngineError
+from shithead_bot.service import AlreadyOpenError, ServiceError
+from shithead_bot.telegram.callback_data import Action, Button, ComputerChoice
+from shithead_bot.telegram.context import BotContext, bot_context, is_private, texts, user_info
+from shithead_bot.telegram.handlers.presses import Done, Press, presser
+from shithead_bot.telegram.parsing import parse_newgame
+from shithead_bot.telegram.render import esc
+from shithead_bot.telegram.replies import refusal, reply
+
+PRIVATE_COMPUTERS = 2
+
+
+async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/newgame [preset|neighbor] [KEY=VALUE…]: a lobby in a group; in private, a game against computers."""
+    ctx = bot_context(context)
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    t = texts(update)
+    asked = parse_newgame(context.args or [])
+    if asked is None:
+        await reply(update, t.gettext("Unknown game. Try /newgame standard, smelly, classic, free or neighbor."))
+        return
+    title = chat.title or user.first_name
+    try:  # house rules given here are for this game only; /settings saves them for the chat
+        if is_private(chat):
+            result = await ctx.service.open_private_game(
+                user_info(user), kind=asked.kind, preset=asked.preset, house_rules=asked.house_rules,
+                computers=PRIVATE_COMPUTERS, chat_title=title,
+            )  # fmt: skip
+        else:
+            result = await ctx.service.open_lobby(
+                chat.id, user_info(user), kind=asked.kind, preset=asked.preset, house_rules=asked.house_rules,
+                chat_kind=chat.type, chat_title=title,
+            )  # fmt: skip
+    except AlreadyOpenError as exc:
+        await reply(update, refusal(exc, t), reply_to=exc.message_id)
+        return
+    except (ServiceError, EngineError) as exc:  # an engine error here is a house rule's reason: for the asker
+        await reply(update, refusal(exc, t) if isinstance(exc, ServiceError) else esc(str(exc)))
+        return
+    if result.ignored_settings:
+        await reply(
+            update,
+            t.gettext(
+                "This chat's saved house rules cannot be used ({reason}), so this game plays the plain preset. "
+                "A chat admin can fix them with /settings rules clear."
+            ).format(reason=esc(result.ignored_settings)),
+        )
+    await ctx.deliver(result.game_id)
+
+
+async def join_by_link(update: Update, ctx: BotContext, game_id: int) -> None:
+    """/start join_<game>: the deep link of a player who had not opened the private chat yet."""
+    assert update.effective_user is not None
+    t = texts(update)
+    try:
+        await ctx.service.join(game_id, user_info(update.effective_user))
+    except ServiceError as exc:
+        await reply(update, refusal(exc, t))
+        return
+    await reply(update, t.gettext("You joined game #{id}. Your cards will come here.").format(id=game_id))
+    await ctx.deliver(game_id)
+
+
+async def join(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
+    assert update.effective_user is not None
+    await ctx.service.join(b.game_id, user_info(update.effective_user))
+    return Done(texts(update).gettext("You are in! Your cards will come here in private."), b.game_id)
+
+
+async def leave(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
+    await ctx.service.leave(b.game_id, presser(update))
+    return Done(None, b.game_id)
+
+
+async def add_computer(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
+    choice = ComputerChoice.parse(b.argument)
+    await ctx.service.add_computer(b.game_id, presser(update), choice.level or "heuristic", seen=choice.seen)
+    return Done(None, b.game_id)
+
+
+async def remove_computer(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
+    await ctx.service.remove_computer(b.game_id, presser(update), seen=ComputerChoice.parse(b.argument).seen)
+    return Done(None, b.game_id)
+
+
+async def start(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
+    await ctx.service.start(b.game_id, presser(update))
+    return Done(texts(update).gettext("Dealt! Check your private chat with me."), b.game_id)
+
+
+async def rematch(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
+    result = await ctx.service.rematch(b.game_id, presser(update))
+    return Done(None, result.game_id)
+
+
+PRESSES: dict[Action, Press] = {
+    Action.JOIN: join,
+    Action.LEAVE: leave,
+    Action.ADD_COMPUTER: add_computer,
+    Action.REMOVE_COMPUTER: remove_computer,
+    Action.START: start,
+    Action.REMATCH: rematch,
+}

@@ -1,0 +1,135 @@
+"""Playing: a move button, the swap phase's card picking, your cards again (/hand and its button,
+and the deep link), and leaving the game for good (/forfeit, confirmed)."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.constants import ParseMode
+from telegram.error import BadRequest
+from telegram.ext import ContextTypes
+
+from engine import parse_rank
+from persistence.models import GameStatus
+from shithead_bot.service import GameNotFoundError, NeedsPrivateChatError, NotAPlayerError, StaleVersionError
+from shithead_bot.telegram import keyboards
+from shithead_bot.telegram.botapi import PlayerUnreachableError
+from shithead_bot.telegram.callback_data import Action, Button
+from shithead_bot.telegram.context import BotContext, bot_context, is_private, language_of, texts
+from shithead_bot.telegram.handlers.presses import Done, Press, close_confirmation, confirmed, presser
+from shithead_bot.telegram.render import Page, private
+from shithead_bot.telegram.replies import refusal, reply
+
+
+async def move(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
+    await ctx.service.play(b.game_id, presser(update), b.argument, b.version)
+    return Done(None, b.game_id)
+
+
+async def pick(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
+    """Swap phase: a hand card was tapped; show the face-up cards it can swap with (no game change)."""
+    assert update.callback_query is not None
+    game = await ctx.service.game_view(b.game_id)
+    seat = game.seat_of(presser(update))
+    if seat is None:
+        raise NotAPlayerError("not a player")
+    if seat.keyboard_version != b.version or game.status != GameStatus.SWAPPING:
+        raise StaleVersionError("an old swap keyboard")
+    picked = parse_rank(b.argument) if b.argument else None
+    rendered = private.swap(Page(game, ctx.codec, language_of(update), ctx.bot_username), seat, picked)
+    try:
+        await update.callback_query.edit_message_text(
+            rendered.text, parse_mode=ParseMode.HTML, reply_markup=rendered.markup
+        )
+    except BadRequest as exc:
+        if "not modified" not in str(exc).lower():
+            raise
+    return Done()
+
+
+async def hand_button(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
+    """Send my private message for this game again."""
+    game = await ctx.service.game_view(b.game_id)
+    seat = game.seat_of(presser(update))
+    if seat is None:
+        raise NotAPlayerError("not a player")
+    try:
+        await ctx.delivery.send_hand(game, seat)
+    except PlayerUnreachableError as exc:
+        raise NeedsPrivateChatError(presser(update), b.game_id) from exc
+    return Done(texts(update).gettext("Sent to our private chat."))
+
+
+async def hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/hand: re-send your private message for your game(s) (in a group: its game)."""
+    ctx = bot_context(context)
+    user, chat = update.effective_user, update.effective_chat
+    if user is None:
+        return
+    t = texts(update)
+    mine = await ctx.service.games_of(user.id)
+    if chat is not None and not is_private(chat):
+        mine = [g for g in mine if g.chat.id == chat.id]
+    if not mine:
+        await reply(update, t.gettext("You have no game going on."))
+        return
+    for found in mine:
+        game = await ctx.service.game_view(found.game.id)
+        try:
+            await ctx.delivery.send_hand(game, game.seat(found.seat.number))
+        except PlayerUnreachableError:
+            link = keyboards.open_private_chat(t.gettext("Open the bot"), ctx.deep_link("hand", found.game.id))
+            await reply(update, t.gettext("I cannot message you yet: open our chat first."), link)
+            return
+
+
+async def hand_by_link(update: Update, ctx: BotContext, game_id: int) -> None:
+    """/start hand_<game>: the deep link of a player who could not be messaged."""
+    assert update.effective_user is not None
+    try:
+        game = await ctx.service.game_view(game_id)
+    except GameNotFoundError as exc:
+        await reply(update, refusal(exc, texts(update)))
+        return
+    seat = game.seat_of(update.effective_user.id)
+    if seat is None:
+        await reply(update, texts(update).gettext("You are not playing in this game."))
+        return
+    await ctx.delivery.send_hand(game, seat)
+    await ctx.deliver(game_id)
+
+
+async def forfeit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/forfeit: asks for confirmation, for this chat's game (or, in private, your latest game)."""
+    ctx = bot_context(context)
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None:
+        return
+    _ = texts(update).gettext
+    mine = await ctx.service.games_of(user.id)
+    if not is_private(chat):
+        mine = [g for g in mine if g.chat.id == chat.id]
+    if not mine:
+        await reply(update, _("You are not playing a game here."))
+        return
+    game_id = mine[0].game.id  # the most recent
+    markup = keyboards.confirmation(ctx.codec, Action.FORFEIT, game_id, user.id, _("🏳 Yes, leave"), _("No"))
+    await reply(update, _("Leave game #{id} for good? You will take the worst free place.").format(id=game_id), markup)
+
+
+async def forfeit_answer(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
+    """The confirmation's answer: only the player who asked may give it."""
+    _ = texts(update).gettext
+    if not confirmed(update, b):
+        await close_confirmation(update, _("You stay in the game."))
+        return Done()
+    await ctx.service.forfeit(b.game_id, presser(update))
+    await close_confirmation(update, _("You left game #{id}.").format(id=b.game_id))
+    return Done(None, b.game_id)
+
+
+PRESSES: dict[Action, Press] = {
+    Action.MOVE: move,
+    Action.PICK: pick,
+    Action.HAND: hand_button,
+    Action.FORFEIT: forfeit_answer,
+}

@@ -1,0 +1,74 @@
+"""What happens to every update before and after its handler: one log line (ids and kinds only),
+the claim that makes it apply once across every worker, and the one error handler."""
+
+from __future__ import annotations
+
+import logging
+
+from sqlalchemy.exc import DBAPIError
+from telegram import Update
+from telegram.ext import ApplicationHandlerStop, ContextTypes
+
+from engine import EngineError
+from shithead_bot.service import ServiceError
+from shithead_bot.service.unit import fault_name
+from shithead_bot.telegram.context import bot_context, texts
+from shithead_bot.telegram.replies import answer
+
+log = logging.getLogger("shithead_bot")
+
+
+def describe_update(update: Update) -> str:
+    """An update's kind and ids, for the log: never a card, a text or button data."""
+    user, chat = update.effective_user, update.effective_chat
+    query, message = update.callback_query, update.message
+    if query is not None:
+        action, _, rest = (query.data or "?").partition(":")
+        game = rest.partition(":")[0]
+        action = action if action.isascii() and action.isalpha() and len(action) <= 2 else "?"
+        kind = f"button {action} game {game if game.isascii() and game.isdigit() else '?'}"
+    elif message is not None and message.text and message.text.startswith("/"):
+        command = message.text.split()[0].split("@")[0]
+        kind = "command " + (command if command.isascii() and len(command) <= 33 else "/?")
+    else:
+        kind = "message" if message is not None else "update"
+    return f"update {update.update_id}: {kind} from user {user.id if user else '-'} in chat {chat.id if chat else '-'}"
+
+
+async def log_update(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """One line per update at INFO."""
+    log.info("%s", describe_update(update))
+
+
+async def once(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Each update is applied at most once, across every worker: a redelivered one stops here (a
+    press is answered as already done; its first delivery carries the real answer)."""
+    if await bot_context(context).service.take_update(update.update_id):
+        return
+    log.info("update %s: delivered again, already taken; ignored", update.update_id)
+    if update.callback_query is not None:
+        await answer(update.callback_query, texts(update).gettext("Already done."))
+    raise ApplicationHandlerStop
+
+
+async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The one error handler: one line with the update's kind and ids and the error's class (the
+    traceback at DEBUG) — never the update's content or a statement's parameters."""
+    error = context.error
+    where = describe_update(update) if isinstance(update, Update) else f"job {getattr(context.job, 'name', '-')}"
+    log.error("%s failed: %s", where, error_summary(error))
+    log.debug("traceback of the failure above", exc_info=error)
+    if isinstance(update, Update) and update.callback_query is not None:
+        await answer(update.callback_query, texts(update).gettext("Something went wrong; please try again."))
+
+
+def error_summary(error: BaseException | None) -> str:
+    """The error's class and, for errors that cannot carry game data, the first line of its message."""
+    if error is None:
+        return "unknown error"
+    if isinstance(error, DBAPIError):
+        return f"database error {fault_name(error)}"
+    if isinstance(error, EngineError | ServiceError):
+        return type(error).__name__
+    first = str(error).splitlines()[0][:200] if str(error) else ""
+    return f"{type(error).__name__}: {first}" if first else type(error).__name__

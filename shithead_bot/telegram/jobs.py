@@ -1,0 +1,70 @@
+"""JobQueue callbacks: deliver leftovers of the outbox, fire due timers, forget old update ids.
+Each runs again soon, so a database fault is logged as one warning and the next run carries on."""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable, Coroutine
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy.exc import DBAPIError
+from telegram.ext import ContextTypes
+
+from persistence.models import utcnow
+from shithead_bot.service.unit import fault_name, is_transient
+from shithead_bot.telegram.context import bot_context
+
+log = logging.getLogger("shithead_bot")
+LEFTOVER_AGE = timedelta(seconds=2)  # younger notices are being delivered by the update that made them
+Job = Callable[[ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
+
+
+def carries_on(job: Job) -> Job:
+    """A transient database fault in a job: one warning; the next run tries again."""
+
+    @functools.wraps(job)
+    async def run(context: ContextTypes.DEFAULT_TYPE) -> None:
+        try:
+            await job(context)
+        except DBAPIError as exc:
+            if not is_transient(exc):
+                raise
+            log.warning("job %s: database fault (%s); next run carries on", job.__name__, fault_name(exc))
+
+    return run
+
+
+@carries_on
+async def sweep_outbox(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Deliver whatever is pending: after a restart, after a failure, or another worker's leftovers."""
+    ctx = bot_context(context)
+    sent = await ctx.outbox.deliver(ctx.delivery, older_than=LEFTOVER_AGE)
+    if sent:
+        log.info("outbox: delivered %d pending notices", sent)
+
+
+@carries_on
+async def sweep_timers(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Fire due reminders and deadlines, then wake up exactly at the next one if it comes before the
+    next regular sweep (so 30-second turns feel right)."""
+    ctx = bot_context(context)
+    assert ctx.sweeper is not None
+    report = await ctx.sweeper.sweep()
+    if report.fired or report.lost:
+        log.info("timers: %d fired, %d lost to a move or another worker", report.fired, report.lost)
+    upcoming = await ctx.service.next_due_at()
+    job_queue = context.job_queue
+    if upcoming is None or job_queue is None:
+        return
+    wait = (upcoming - utcnow()).total_seconds()
+    if 0 < wait < ctx.settings.sweep_seconds:
+        for job in job_queue.get_jobs_by_name("timers-precise"):
+            job.schedule_removal()
+        job_queue.run_once(sweep_timers, when=wait + 0.05, name="timers-precise")
+
+
+@carries_on
+async def forget_old_updates(context: ContextTypes.DEFAULT_TYPE) -> None:
+    await bot_context(context).service.forget_old_updates()

@@ -1,0 +1,155 @@
+"""Every inline keyboard the bot shows, in one place. Each button carries signed, versioned data
+(see :mod:`callback_data`); labels are in the reader's language (the :class:`Page`'s)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from engine import Keep, Move, PickUp, Play, PlayFaceDown, Ready, ShitheadView, StockGamble, Swap, Trade, rank_text
+from engine.moves import Source
+from persistence.models import GameStatus
+from shithead_bot.i18n import translations
+from shithead_bot.service import PlayerGame
+from shithead_bot.telegram.callback_data import Action, Button, Codec, ComputerChoice, Confirm, TurnChoice
+from shithead_bot.telegram.parsing import TURN_CHOICES
+from shithead_bot.telegram.render.common import Page, rows
+
+Keyboard = list[list[InlineKeyboardButton]]
+
+
+def lobby(page: Page, computer_level: str = "heuristic") -> Keyboard:
+    """Join, Leave, add or remove a computer (keyed by how many the lobby shows), Start."""
+    _ = page._
+    computers = sum(1 for s in page.game.seats if s.computer_level)
+    return [
+        [page.button(_("✋ Join"), Action.JOIN), page.button(_("🚪 Leave"), Action.LEAVE)],
+        [
+            page.button(
+                _("🤖 Add computer"), Action.ADD_COMPUTER, argument=str(ComputerChoice(computer_level, computers))
+            ),
+            page.button(_("➖ Computer"), Action.REMOVE_COMPUTER, argument=str(computers)),
+        ],
+        [page.button(_("▶️ Start"), Action.START)],
+    ]
+
+
+def table(page: Page) -> Keyboard:
+    """The group's table: my cards (a link to the private chat), nudge, pause or resume."""
+    _ = page._
+    game = page.game.game
+    if game.status in (GameStatus.FINISHED, GameStatus.ABORTED):
+        return []
+    row = [InlineKeyboardButton(_("🃏 My cards"), url=page.deep_link("hand"))]
+    if game.status == GameStatus.PAUSED:
+        row.append(page.button(_("▶️ Resume"), Action.PAUSE_VOTE, argument="resume"))
+        return [row]
+    if game.turn_seconds:
+        row.append(page.button(_("⏰ Nudge"), Action.NUDGE))
+    votes = len(game.pause_votes)
+    label = _("⏸ Pause ({n})").format(n=votes) if votes else _("⏸ Pause")
+    row.append(page.button(label, Action.PAUSE_VOTE, argument="pause"))
+    return [row]
+
+
+def moves(page: Page, view: ShitheadView, version: int) -> Keyboard:
+    """One button per legal move."""
+    return rows([page.button(move_label(page, m, view), Action.MOVE, version, str(m)) for m in view.legal_moves])
+
+
+def move_label(page: Page, move: Move, view: ShitheadView | None = None) -> str:
+    _ = page._
+    if isinstance(move, Play):
+        label = rank_text(move.rank) + (f"×{move.count}" if move.count > 1 else "")
+        return label if move.source is Source.HAND else _("{label} (face-up)").format(label=label)
+    if isinstance(move, PlayFaceDown):
+        return _("🂠 {slot}").format(slot=move.slot)
+    if isinstance(move, PickUp):
+        size = len(view.pile) if view else 0
+        if move.face_up_rank is None:
+            return _("Pick up ({n})").format(n=size)
+        return _("Pick up ({n}) + {rank}").format(n=size, rank=rank_text(move.face_up_rank))
+    if isinstance(move, StockGamble):
+        return _("🎲 Stock blind")
+    if isinstance(move, Ready):
+        return _("✅ Ready")
+    if isinstance(move, Keep):
+        return _("Keep")
+    if isinstance(move, Trade):
+        return _("Swap")
+    return str(move)
+
+
+def swap(page: Page, view: ShitheadView, version: int, picked: int | None) -> Keyboard:
+    """Swap phase: the hand cards to pick; once one is picked, the face-up cards it may swap with."""
+    _ = page._
+    swaps = [m for m in view.legal_moves if isinstance(m, Swap)]
+    if picked is None:
+        ranks = sorted({m.hand_rank for m in swaps})
+        buttons = [page.button(rank_text(r), Action.PICK, version, rank_text(r)) for r in ranks]
+    else:
+        buttons = [
+            page.button(f"⇄ {rank_text(m.face_up_rank)}", Action.MOVE, version, str(m))
+            for m in swaps
+            if m.hand_rank == picked
+        ]
+        buttons.append(page.button(_("↩ Back"), Action.PICK, version, ""))
+    keyboard = rows(buttons)
+    keyboard.append([page.button(_("✅ Ready"), Action.MOVE, version, "r")])
+    return keyboard
+
+
+def neighbor_turn(page: Page, version: int, trade_label: str) -> Keyboard:
+    return [
+        [page.button(page._("Keep"), Action.MOVE, version, "k"), page.button(trade_label, Action.MOVE, version, "s")]
+    ]
+
+
+def rematch(page: Page) -> Keyboard:
+    return [[page.button(page._("🔁 Rematch"), Action.REMATCH)]]
+
+
+def show_my_cards(page: Page) -> Keyboard:
+    return [[page.button(page._("🃏 Show my cards"), Action.HAND)]]
+
+
+def open_private_chat(label: str, url: str) -> InlineKeyboardMarkup:
+    """A link that opens the private chat with the bot (and, with a payload, does the job there)."""
+    return InlineKeyboardMarkup([[InlineKeyboardButton(label, url=url)]])
+
+
+def confirmation(codec: Codec, action: Action, game_id: int, owner: int, yes: str, no: str) -> InlineKeyboardMarkup:
+    """Yes / No, answerable only by ``owner``."""
+
+    def answer(label: str, agreed: bool) -> InlineKeyboardButton:
+        data = codec.encode(Button(action, game_id, 0, str(Confirm(agreed, owner))))
+        return InlineKeyboardButton(label, callback_data=data)
+
+    return InlineKeyboardMarkup([[answer(yes, True), answer(no, False)]])
+
+
+def turn_times(codec: Codec, chat_id: int) -> InlineKeyboardMarkup:
+    """/settings: one button per turn-time choice."""
+    buttons = [
+        InlineKeyboardButton(
+            name, callback_data=codec.encode(Button(Action.SETTING, 0, 0, str(TurnChoice(name, chat_id))))
+        )
+        for name in TURN_CHOICES
+    ]
+    return InlineKeyboardMarkup(rows(buttons))
+
+
+def my_games(codec: Codec, games: Sequence[PlayerGame], language: str) -> InlineKeyboardMarkup:
+    """/games: one button per game, to get its private message again."""
+    _ = translations(language).gettext
+    buttons = [
+        [
+            InlineKeyboardButton(
+                _("🃏 #{id} {title}").format(id=found.game.id, title=found.chat.title),
+                callback_data=codec.encode(Button(Action.HAND, found.game.id)),
+            )
+        ]
+        for found in games
+    ]
+    return InlineKeyboardMarkup(buttons)

@@ -1,0 +1,110 @@
+"""What people type after /settings and /quiet, read into the values the service takes.
+
+Every number is range-checked and every refusal says what is expected, quoting at most a little of
+the input (it may be anything).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from engine import GAME_KINDS, PRESETS
+from shithead_bot.service.schedule import QuietHours, SettingError, parse_duration
+
+__all__ = [
+    "MAX_TIMEOUTS",
+    "TURN_CHOICES",
+    "NewGame",
+    "QuietHours",
+    "SettingError",
+    "parse_newgame",
+    "parse_quiet_hours",
+    "parse_reminders",
+    "parse_timeouts",
+    "parse_turn_time",
+    "turn_text",
+]
+
+TURN_CHOICES: dict[str, int | None] = {
+    "30s": 30,
+    "1m": 60,
+    "5m": 300,
+    "15m": 900,
+    "1h": 3600,
+    "6h": 6 * 3600,
+    "12h": 12 * 3600,
+    "24h": 24 * 3600,
+    "3d": 3 * 86400,
+    "7d": 7 * 86400,
+    "none": None,
+}
+MAX_TIMEOUTS = 20
+
+
+def parse_timeouts(text: str) -> int:
+    """Timeouts in a row before a player is removed: ``0`` (never) to ``20``."""
+    if not re.fullmatch(r"[0-9]{1,3}", text.strip(), re.ASCII) or int(text) > MAX_TIMEOUTS:
+        raise SettingError(f"{text[:20]!r}: a number of timeouts from 0 (never) to {MAX_TIMEOUTS}")
+    return int(text)
+
+
+def parse_turn_time(text: str) -> int | None:
+    """One of the turn-time choices (``24h``, ``none``…) -> seconds (None: no time limit)."""
+    key = text.strip().lower().replace(" ", "")
+    if key not in TURN_CHOICES:
+        raise SettingError(f"{text[:20]!r}: choose one of {', '.join(TURN_CHOICES)}")
+    return TURN_CHOICES[key]
+
+
+def parse_reminders(items: Sequence[str]) -> list[str]:
+    """Reminder settings: ``50%`` (of the turn time) or a duration before the deadline; ``off``."""
+    if [i.lower() for i in items] == ["off"]:
+        return []
+    if len(items) > 5:
+        raise SettingError("at most five reminders")
+    for item in items:
+        if item.endswith("%"):
+            if not re.fullmatch(r"[0-9]{1,2}", item[:-1], re.ASCII) or not 0 < int(item[:-1]) < 100:
+                raise SettingError(f"{item[:20]!r}: a share of the turn time between 1% and 99%")
+        else:
+            parse_duration(item)
+    return list(items)
+
+
+def parse_quiet_hours(text: str) -> QuietHours:
+    """``23:00-08:00 Europe/Paris`` (the zone may be left out: UTC)."""
+    return QuietHours.parse(text)
+
+
+def turn_text(seconds: int | None) -> str:
+    """A turn time as its choice's name (``24h``), or in seconds when it is not one of them."""
+    return next((name for name, value in TURN_CHOICES.items() if value == seconds), f"{seconds}s")
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """What follows /newgame: ``neighbor`` or a preset, then ``KEY=VALUE`` house rules."""
+
+    kind: str = "shithead"
+    preset: str | None = None
+    house_rules: dict[str, str] = field(default_factory=dict)
+
+
+def parse_newgame(args: Sequence[str]) -> NewGame | None:
+    """None when a word is neither a game, a preset nor ``KEY=VALUE``."""
+    kind, preset = "shithead", None
+    rules: dict[str, str] = {}
+    for arg in args:
+        word = arg.strip().lower()
+        if "=" in word:
+            key, _, value = word.partition("=")
+            rules[key] = value
+        elif word in GAME_KINDS:
+            kind = word
+        elif word in PRESETS:
+            preset = word
+        else:
+            return None
+    return NewGame(kind, preset, rules)

@@ -1,0 +1,113 @@
+"""New group messages, for what deserves a notification: someone goes out or leaves, the end, a
+pause, an abort, a lobby closed. One function per :class:`Announcement`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine import Rules
+from shithead_bot.narrate import ordinal
+from shithead_bot.service import Announcement, Notice
+from shithead_bot.telegram import keyboards
+from shithead_bot.telegram.render.common import Page, Rendered, esc
+
+
+def announce(page: Page, notice: Notice) -> Rendered | None:
+    """The group message for an ANNOUNCE notice (None for one this version does not know)."""
+    what = notice.announcement
+    if what is None:
+        return None
+    name = esc(page.names[notice.seat]) if notice.seat is not None and notice.seat < len(page.names) else ""
+    if what is Announcement.OVER:
+        return game_over(page, notice.data)
+    if what is Announcement.STARTED:
+        return started(page)
+    return Rendered(_TEXTS[what](page, name, notice.data))
+
+
+def game_over(page: Page, data: dict[str, Any]) -> Rendered:
+    _ = page._
+    places: list[int] = data["places"]
+    ranking = sorted(range(len(places)), key=lambda s: (places[s], s))
+    lines = [_("🏁 <b>Game over</b> — #{id}").format(id=page.game_id)]
+    lines += [f"{ordinal(places[s], page.language)}  {esc(page.names[s])}" for s in ranking]
+    loser = data.get("loser")
+    if isinstance(page.rules, Rules) and loser is not None:
+        lines.append(
+            _("💩 {name} is the {title}!").format(name=esc(page.names[loser]), title=esc(page.rules.loser_title))
+        )
+    else:
+        winners = [esc(page.names[s]) for s in data.get("winners", [])]
+        lines.append(_("👑 {names} won!").format(names=", ".join(winners)))
+    return Rendered("\n".join(lines), keyboards.rematch(page))
+
+
+def started(page: Page) -> Rendered:
+    """The deal: who plays, and where their cards are (a notification for everyone in the group)."""
+    _ = page._
+    names = ", ".join(esc(name) for name in page.names)
+    if page.game.in_swap_phase:
+        what = _("🃏 Game #{id} is dealt: {names}. Your cards are in our private chat — swap, then Ready.")
+    else:
+        what = _("🃏 Game #{id} is dealt: {names}. Your cards are in our private chat.")
+    link = keyboards.open_private_chat(_("🃏 My cards"), page.deep_link("hand"))
+    return Rendered(what.format(id=page.game_id, names=names), list(map(list, link.inline_keyboard)))
+
+
+def _went_out(page: Page, name: str, data: dict[str, Any]) -> str:
+    return page._("🎉 {name} is out — {place} place!").format(name=name, place=ordinal(data["place"], page.language))
+
+
+def _eliminated(page: Page, name: str, data: dict[str, Any]) -> str:
+    return page._("💀 {name} is out of lives.").format(name=name)
+
+
+def _forfeited(page: Page, name: str, data: dict[str, Any]) -> str:
+    return page._("🏳 {name} left the game.").format(name=name)
+
+
+def _removed(page: Page, name: str, data: dict[str, Any]) -> str:
+    return page._("⏰ {name} was removed after {n} timeouts in a row.").format(name=name, n=data.get("timeouts", 0))
+
+
+def _aborted(page: Page, name: str, data: dict[str, Any]) -> str:
+    return page._("🛑 Game #{id} was aborted.").format(id=page.game_id)
+
+
+def _paused(page: Page, name: str, data: dict[str, Any]) -> str:
+    return page._("⏸ Game #{id} is paused. /resume to go on.").format(id=page.game_id)
+
+
+def _resumed(page: Page, name: str, data: dict[str, Any]) -> str:
+    return page._("▶️ Game #{id} goes on.").format(id=page.game_id)
+
+
+def _lobby_closed(page: Page, name: str, data: dict[str, Any]) -> str:
+    return page._("The lobby was closed: everybody left.")
+
+
+def _lobby_expired(page: Page, name: str, data: dict[str, Any]) -> str:
+    return page._("Game #{id} was never started and is closed after {days} days.").format(
+        id=page.game_id, days=data.get("days", 7)
+    )
+
+
+def _pause_expired(page: Page, name: str, data: dict[str, Any]) -> str:
+    return page._("Game #{id} was paused for {days} days and is closed.").format(
+        id=page.game_id, days=data.get("days", 30)
+    )
+
+
+_TEXTS: dict[Announcement, Callable[[Page, str, dict[str, Any]], str]] = {
+    Announcement.WENT_OUT: _went_out,
+    Announcement.ELIMINATED: _eliminated,
+    Announcement.FORFEITED: _forfeited,
+    Announcement.REMOVED: _removed,
+    Announcement.ABORTED: _aborted,
+    Announcement.PAUSED: _paused,
+    Announcement.RESUMED: _resumed,
+    Announcement.LOBBY_CLOSED: _lobby_closed,
+    Announcement.LOBBY_EXPIRED: _lobby_expired,
+    Announcement.PAUSE_EXPIRED: _pause_expired,
+}

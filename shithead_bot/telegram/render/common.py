@@ -1,0 +1,157 @@
+"""What every message is made of: the rendered value, HTML escaping, Telegram's length limit, and
+:class:`Page` — one game, for one reader's language."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from engine import Card, NeighborRules, Power, Rules, ShitheadView, rank_text
+from persistence.models import GameStatus
+from shithead_bot.i18n import translations
+from shithead_bot.narrate import Narrator, cards_text
+from shithead_bot.service import GameSnapshot, MoveLine
+from shithead_bot.telegram.callback_data import Action, Button, Codec
+
+MAX_TEXT = 4096
+ROW = 4
+_TAG = re.compile(r"<[^>]*>")
+
+
+@dataclass
+class Rendered:
+    text: str
+    buttons: list[list[InlineKeyboardButton]] = field(default_factory=list)
+
+    @property
+    def markup(self) -> InlineKeyboardMarkup | None:
+        return InlineKeyboardMarkup(self.buttons) if self.buttons else None
+
+
+def esc(text: str) -> str:
+    return html.escape(text, quote=False)
+
+
+def visible_length(html_text: str) -> int:
+    """The length Telegram checks against its limit: the text after entity parsing, in UTF-16 units."""
+    text = html.unescape(_TAG.sub("", html_text))
+    return len(text.encode("utf-16-le")) // 2
+
+
+def fit_lines(head: Sequence[str], tail: Sequence[str] = (), limit: int = MAX_TEXT) -> str:
+    """Join whole lines (each line holds its own tags) so that what Telegram counts stays within
+    ``limit``: the oldest ``tail`` lines (e.g. past actions) go first, then ``head`` lines from the end."""
+    head, tail = list(head), list(tail)
+    total = sum(visible_length(line) + 1 for line in [*head, *tail]) - 1
+    while tail and total > limit:
+        total -= visible_length(tail.pop(0)) + 1
+    while len(head) > 1 and total > limit:
+        total -= visible_length(head.pop()) + 1
+    return "\n".join([*head, *tail])
+
+
+def rows(buttons: Sequence[InlineKeyboardButton], width: int = ROW) -> list[list[InlineKeyboardButton]]:
+    return [list(buttons[i : i + width]) for i in range(0, len(buttons), width)]
+
+
+def relative(until: datetime, now: datetime, _: Any) -> str:
+    """ "in 23 h", "in 5 min", "in 40 s" — or "now" when past."""
+    seconds = int((until - now).total_seconds())
+    if seconds <= 0:
+        return _("now")
+    if seconds < 90:
+        return _("in {n} s").format(n=seconds)
+    if seconds < 90 * 60:
+        return _("in {n} min").format(n=round(seconds / 60))
+    if seconds < 48 * 3600:
+        return _("in {n} h").format(n=round(seconds / 3600))
+    return _("in {n} days").format(n=round(seconds / 86400))
+
+
+class Page:
+    """One game rendered for one language: its texts, names, narrator and buttons."""
+
+    def __init__(self, game: GameSnapshot, codec: Codec, language: str = "en", bot_username: str = "") -> None:
+        self.game = game
+        self.codec = codec
+        self.language = language
+        self.bot_username = bot_username
+        t = translations(language)
+        self._ = t.gettext
+        self._n = t.ngettext
+        self.rules = game.rules
+        self.names = game.names
+        self.narrator = Narrator(self.names, self.rules, language, escape=esc)
+
+    @property
+    def game_id(self) -> int:
+        return self.game.game.id
+
+    def button(self, text: str, action: Action, version: int = 0, argument: str = "") -> InlineKeyboardButton:
+        data = self.codec.encode(Button(action, self.game_id, version, argument))
+        return InlineKeyboardButton(text, callback_data=data)
+
+    def deep_link(self, action: str) -> str:
+        return self.codec.deep_link(self.bot_username, action, self.game_id)
+
+    def title(self) -> str:
+        _ = self._
+        if isinstance(self.rules, NeighborRules):
+            return _("🃏 <b>Shit On Your Neighbor</b>")
+        return _("🃏 <b>Shithead</b> ({preset})").format(preset=esc(self.rules.name))
+
+    def rules_line(self) -> str:
+        return esc(self.rules.describe())
+
+    def chat_title(self) -> str:
+        return esc(self.game.chat.title or self._("your game"))
+
+    def cards(self, cards: Sequence[Card]) -> str:
+        return cards_text(cards) or "—"
+
+    def move_lines(self, moves: Sequence[MoveLine]) -> list[str]:
+        """The moves in words; a timed-out player's moves say so."""
+        lines: list[str] = []
+        for move in moves:
+            told = self.narrator.lines(list(move.events))
+            if move.actor == "timeout" and told:
+                told[0] = self._("⏰ {name} timed out — {what}").format(name=esc(self.names[move.seat]), what=told[0])
+            lines.extend(told)
+        return lines
+
+    def deadline(self) -> str:
+        game = self.game.game
+        if game.status == GameStatus.PAUSED:
+            return self._("⏸ paused")
+        if game.deadline_at is None:
+            return ""
+        return self._("⏳ {when}").format(when=relative(game.deadline_at, self.game.now, self._))
+
+    def pile_line(self, view: ShitheadView) -> str:
+        _ = self._
+        if not view.pile:
+            return _("Pile: empty — any card")
+        top = view.pile[-6:]
+        shown = " ".join(str(c) for c in top[:-1]) + (" " if len(top) > 1 else "") + f"<b>{top[-1]}</b>"
+        return _("Pile ({n}): {cards} — {need}").format(n=len(view.pile), cards=shown, need=self.need(view))
+
+    def need(self, view: ShitheadView) -> str:
+        """What the next play must be, in words."""
+        _ = self._
+        top = view.effective_top
+        if top is None:
+            return _("any card")
+        rules = self.rules
+        assert isinstance(rules, Rules)
+        power = rules.power(top)
+        if power is Power.RESET:
+            return _("any card")
+        if power is Power.LOWER:
+            return _("{rank} or lower").format(rank=rank_text(top))
+        return _("beat {rank}").format(rank=rank_text(top))

@@ -1,0 +1,152 @@
+"""A player's private messages: their turn (cards and a button per legal move), the swap phase,
+what they just did, reminders, and the group's call to open the private chat. Each is built from
+that player's own view."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engine import NeighborView, PickUp, PlayFaceDown, ShitheadView, rank_text
+from persistence.models import GameStatus
+from shithead_bot.service import MoveLine, Reminder, SeatSnapshot
+from shithead_bot.telegram import keyboards
+from shithead_bot.telegram.render.common import Page, Rendered, esc, relative
+
+
+def turn(page: Page, seat: SeatSnapshot, intro: Sequence[str] = ()) -> Rendered:
+    """The private message of a seat that may act now: its cards and one button per legal move."""
+    view = page.game.view(seat.number)
+    header = [*intro, header_line(page, view)]
+    if isinstance(view, NeighborView):
+        return neighbor_turn(page, view, header, seat.keyboard_version)
+    if page.game.in_swap_phase:
+        return swap(page, seat, None, header)
+    return Rendered("\n".join([*header, *cards(page, view)]), keyboards.moves(page, view, seat.keyboard_version))
+
+
+def header_line(page: Page, view: ShitheadView | NeighborView) -> str:
+    _ = page._
+    if view.to_act == view.seat or (page.game.in_swap_phase and view.legal_moves):
+        return _("🃏 <b>Your turn</b> — {chat} #{id} {deadline}").format(
+            chat=page.chat_title(), id=page.game_id, deadline=page.deadline()
+        )
+    return _("🃏 {chat} #{id}").format(chat=page.chat_title(), id=page.game_id)
+
+
+def cards(page: Page, view: ShitheadView) -> list[str]:
+    _ = page._
+    me = view.seats[view.seat or 0]
+    lines = [page.pile_line(view), _("Stock: {stock}").format(stock=view.stock_count)]
+    if view.required_rank:
+        lines.append(_("Your first play must include a {rank}.").format(rank=rank_text(view.required_rank)))
+    lines.append(_("Your hand: {cards}").format(cards=page.cards(view.hand)))
+    lines.append(_("Face-up: {cards} · face-down: {n}").format(cards=page.cards(me.face_up), n=me.face_down_count))
+    return lines
+
+
+def swap(page: Page, seat: SeatSnapshot, picked: int | None, header: Sequence[str] | None = None) -> Rendered:
+    """Swap phase: tap a hand card, then a face-up card to swap them; Ready when done."""
+    _ = page._
+    view = page.game.view(seat.number)
+    assert isinstance(view, ShitheadView)
+    me = view.seats[seat.number]
+    lines = list(header) if header else [header_line(page, view)]
+    lines.append(_("Hand: {cards}").format(cards=page.cards(view.hand)))
+    lines.append(_("Face-up: {cards} · face-down: {n}").format(cards=page.cards(me.face_up), n=me.face_down_count))
+    if not view.legal_moves:
+        lines.append(_("✅ Ready — waiting for the others."))
+        return Rendered("\n".join(lines))
+    if picked is None:
+        lines.append(_("Tap a hand card, then the face-up card to swap it with."))
+    else:
+        lines.append(_("Put your {rank} face-up instead of…").format(rank=rank_text(picked)))
+    return Rendered("\n".join(lines), keyboards.swap(page, view, seat.keyboard_version, picked))
+
+
+def neighbor_turn(page: Page, view: NeighborView, header: list[str], version: int) -> Rendered:
+    _ = page._
+    lines = list(header)
+    lines.append(_("Your card: <b>{card}</b>").format(card=view.card))
+    lives = view.seats[view.seat or 0].lives
+    lines.append(page._n("You have {n} life.", "You have {n} lives.", lives).format(n=lives))
+    for memory in view.swaps:
+        other = _("the deck") if memory.other is None else esc(page.names[memory.other])
+        lines.append(
+            _("You swapped with {other}: gave {gave}, got {got}.").format(other=other, gave=memory.gave, got=memory.got)
+        )
+    if view.to_act != view.seat:
+        return Rendered("\n".join(lines))
+    neighbour = view.neighbour if view.neighbour is not None else view.seat or 0
+    dealer = view.dealer == view.seat
+    trade = _("Trade with the deck") if dealer else _("Swap with {name}").format(name=page.names[neighbour])
+    return Rendered("\n".join(lines), keyboards.neighbor_turn(page, version, trade))
+
+
+def moved(page: Page, seat: SeatSnapshot, moves: Sequence[MoveLine]) -> Rendered:
+    """The mover's private message once the move is made: what happened, no buttons."""
+    _ = page._
+    state = page.game.state
+    told = page.move_lines([m for m in moves if m.seat == seat.number]) or [_("Done.")]
+    lines = [f"🃏 {esc(page.game.chat.title)} #{page.game_id}", *told]
+    if page.game.status == GameStatus.ABORTED:
+        lines.append(_("The game was aborted."))
+    elif state is not None and not state.is_over:
+        view = page.game.view(seat.number)
+        if isinstance(view, ShitheadView):
+            lines.append(_("Your hand: {cards}").format(cards=page.cards(view.hand)))
+    return Rendered("\n".join(lines))
+
+
+def reminder(page: Page, seat: SeatSnapshot, why: Reminder, data: dict[str, Any]) -> Rendered:
+    """A private reminder: which game, how long is left, and what will happen at the deadline."""
+    _ = page._
+    game = page.game.game
+    chat, left = page.chat_title(), relative(game.deadline_at, page.game.now, _) if game.deadline_at else ""
+    if why is Reminder.NUDGE:
+        head = _("⏰ {name} nudges you: it is your turn in {chat} #{id} ({left}).").format(
+            name=esc(str(data.get("by", ""))), chat=chat, id=game.id, left=left
+        )
+    elif why is Reminder.GRACE:
+        head = _("⏰ I was away when your time ran out in {chat} #{id}: you have until {left}.").format(
+            chat=chat, id=game.id, left=left.removeprefix("in ") if left.startswith("in ") else left
+        )
+    else:
+        head = _("⏰ Reminder: it is your turn in {chat} #{id} — time is up {left}.").format(
+            chat=chat, id=game.id, left=left
+        )
+    lines = [head, at_deadline(page, seat)]
+    limit = page.game.chat.max_timeouts
+    timeouts = int(data.get("timeouts", seat.timeouts_in_row))
+    if limit and timeouts + 1 >= limit:
+        lines.append(
+            _("That would be your timeout number {n} in a row: you would leave the game.").format(n=timeouts + 1)
+        )
+    return Rendered("\n".join(lines), keyboards.show_my_cards(page))
+
+
+def at_deadline(page: Page, seat: SeatSnapshot) -> str:
+    """What the bot will do for this seat if its time runs out."""
+    _ = page._
+    if page.game.state is None:
+        return ""
+    if isinstance(page.game.view(seat.number), NeighborView):
+        return _("If you do not choose, I will keep your card.")
+    if page.game.in_swap_phase:
+        return _("If you do not press Ready, I will make a sensible swap and make you ready.")
+    move = page.game.timeout_plan(seat.number)
+    if isinstance(move, PickUp):
+        return _("If you do not play, I will pick up the pile for you.")
+    if isinstance(move, PlayFaceDown):
+        return _("If you do not play, I will turn over one of your face-down cards.")
+    return _("If you do not play, I will play your lowest card for you.")
+
+
+def contact(page: Page, seat: SeatSnapshot) -> Rendered:
+    """In the group: a player the bot cannot message is asked to open the private chat."""
+    _ = page._
+    text = _("📬 {name}, I cannot message you. Tap below to open our private chat — your game waits.").format(
+        name=esc(seat.name)
+    )
+    link = keyboards.open_private_chat(_("Open the bot"), page.deep_link("hand"))
+    return Rendered(text, list(map(list, link.inline_keyboard)))

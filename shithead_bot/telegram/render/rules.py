@@ -1,0 +1,90 @@
+"""Texts about the rules: a game's rules in plain words, and a chat's saved settings."""
+
+from __future__ import annotations
+
+import gettext
+from typing import Any
+
+from engine import NeighborRules, Power, Rules, rank_text
+from shithead_bot.i18n import translations
+from shithead_bot.service import ChatSnapshot
+from shithead_bot.telegram.parsing import turn_text
+from shithead_bot.telegram.render.common import esc
+
+SETTINGS_USAGE = (
+    "/settings turn 1h · /settings reminders 50% 1h (or off, default) · /settings timeouts 3 (0: never) · "
+    "/settings quiet_deadlines on · /settings game shithead|neighbor · /settings preset smelly · "
+    "/settings rule 8=skip · /settings rules clear · /settings language en"
+)
+
+
+def rules_text(rules: Rules | NeighborRules, language: str = "en") -> str:
+    """The rules of a game in plain words, house rules included."""
+    _ = translations(language).gettext
+    if isinstance(rules, NeighborRules):
+        return _(
+            "<b>Shit On Your Neighbor</b>: everyone starts with {lives} lives and gets one card. From the "
+            "dealer's left, each player keeps or swaps with the next player — a King blocks the swap. The dealer "
+            "acts last and may trade with the deck. Then all cards are shown: every lowest card (Ace is lowest) "
+            "loses a life. The last player with lives wins."
+        ).format(lives=rules.lives)
+    lines = [
+        _("<b>Shithead</b> ({name})").format(name=esc(rules.name)),
+        _(
+            "Get rid of your cards: hand first (drawing back to 3 while the stock lasts), then your face-up "
+            "cards, then your face-down cards blind. Play one or more cards of one rank, equal or higher than the "
+            "pile. If you cannot, pick up the pile. The last player holding cards is the {title}."
+        ).format(title=esc(rules.loser_title)),
+    ]
+    for rank, power in rules.powers:
+        lines.append(f"• {rank_text(rank)}: {power_text(power, rules, _)}")
+    toggles = {
+        "four_burns": _("four of a kind on top burns the pile"),
+        "pickup_then_play": _("after picking up, you lead again"),
+        "faceup_pickup_takes_one": _("picking up from face-up takes one face-up card along"),
+        "may_pickup_anytime": _("you may pick up instead of playing"),
+        "stock_gamble": _("you may play the top of the stock blind"),
+    }
+    lines += [f"• {text}" for key, text in toggles.items() if getattr(rules, key)]
+    if rules.decks == 2:
+        lines.append(_("• two decks"))
+    house = rules.house_rules()
+    if house:
+        lines.append(_("House rules: {rules}").format(rules=esc(", ".join(f"{k}={v}" for k, v in house.items()))))
+    return "\n".join(lines)
+
+
+def power_text(power: Power, rules: Rules, _: Any) -> str:
+    texts = {
+        Power.RESET: _("goes on anything; anything goes on it"),
+        Power.INVISIBLE: _("goes on anything and is see-through"),
+        Power.BURN: _("burns the pile; play again") + ("" if rules.burn_on_lower else _(" (not on a lower card)")),
+        Power.LOWER: _("the next card must be this or lower") + (_(" (wild)") if rules.lower_is_wild else ""),
+        Power.SKIP: _("skips the next player"),
+        Power.REVERSE: _("reverses the direction"),
+    }
+    return str(texts[power])
+
+
+def settings_text(chat: ChatSnapshot, t: gettext.NullTranslations) -> str:
+    """A chat's saved settings, and how to change them."""
+    _ = t.gettext
+    rules = ", ".join(f"{k}={v}" for k, v in chat.house_rules.items()) or _("none")
+    reminders = " ".join(chat.reminders) if chat.reminders is not None else _("default (half time, 1 h before)")
+    return "\n".join(
+        [
+            _("⚙️ <b>Settings of this chat</b>"),
+            _("Game: {kind} · preset: {preset} · house rules: {rules}").format(
+                kind=chat.game_kind, preset=chat.preset, rules=esc(rules)
+            ),
+            _("Turn time: {turn} · reminders: {reminders}").format(
+                turn=turn_text(chat.turn_seconds), reminders=esc(reminders or _("off"))
+            ),
+            _("Removal after {n} timeouts in a row (0: never) · deadlines skip quiet hours: {quiet}").format(
+                n=chat.max_timeouts, quiet=_("on") if chat.deadlines_skip_quiet else _("off")
+            ),
+            _("Language: {language}").format(language=chat.language or _("each player's own")),
+            "",
+            esc(SETTINGS_USAGE),
+        ]
+    )
