@@ -8,7 +8,7 @@ import logging
 from datetime import timedelta
 
 from sqlalchemy.engine import make_url
-from telegram import Bot, BotCommand, Update
+from telegram import BotCommand, Update
 from telegram.error import InvalidToken, NetworkError
 from telegram.ext import (
     Application,
@@ -31,26 +31,10 @@ from shithead_bot.telegram.handlers import chat_settings, chats, control, info, 
 from shithead_bot.telegram.handlers.presses import dispatcher
 from shithead_bot.telegram.ratelimit import Limits, SendRate, SharedBuckets
 from shithead_bot.telegram.render.info import COMMANDS
+from shithead_bot.telegram.startup import check_token, startup_problem, webhook_secret
 from shithead_bot.timers.sweeper import Sweeper
 
 log = logging.getLogger("shithead_bot")
-
-
-async def check_token(settings: Settings, token: str) -> str | None:
-    """Ask the Bot API who we are before starting; a one-line reason when that fails."""
-    bot = Bot(token, base_url=settings.telegram_api_url.rstrip("/"))
-    try:
-        async with bot:
-            return None
-    except (InvalidToken, NetworkError) as exc:
-        return startup_problem(settings, exc)
-
-
-def startup_problem(settings: Settings, exc: InvalidToken | NetworkError) -> str:
-    """The one-line reason a bot cannot start."""
-    if isinstance(exc, InvalidToken):
-        return "the bot token was rejected by the Bot API (check TELEGRAM_BOT_TOKEN)"
-    return f"cannot reach the Bot API at {settings.telegram_api_url}: {exc}"
 
 
 def run_bot(settings: Settings, token: str) -> str | None:
@@ -63,7 +47,7 @@ def run_bot(settings: Settings, token: str) -> str | None:
     try:
         if settings.webhook_url:
             path = hashlib.sha256(token.encode()).hexdigest()[:32]
-            secret = settings.secret_token.get_secret_value() if settings.secret_token else None
+            secret = webhook_secret(settings, token)
             app.run_webhook(
                 listen=settings.listen,
                 port=settings.port,
