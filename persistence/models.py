@@ -54,6 +54,12 @@ class Chat(SQLModel, table=True):
     max_timeouts: int = Field(default=3, description="timeouts in a row before removal; 0 = never")
     deadlines_skip_quiet: bool = Field(default=False)
     language: str | None = Field(default=None, max_length=8, description="overrides players' languages")
+    table_style: str = Field(
+        default="picture",
+        max_length=16,
+        sa_column_kwargs={"server_default": text("'picture'")},
+        description="the group's table message: picture or text",
+    )
     bot_present: bool = Field(default=True)
     migrated_to: int | None = Field(default=None, sa_type=BigInteger)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
@@ -122,6 +128,8 @@ class Game(SQLModel, table=True):
         sa_column_kwargs={"server_default": text("'[]'")},
         description="players voting to pause",
     )
+    # Where the game lives: a forum topic (None: the chat itself, or a forum's General topic).
+    message_thread_id: int | None = Field(default=None, sa_type=BigInteger)
     # Messages the bot keeps editing.
     lobby_message_id: int | None = Field(default=None, sa_type=BigInteger)
     table_message_id: int | None = Field(default=None, sa_type=BigInteger)
