@@ -58,17 +58,19 @@ async def open_lobby(
     house_rules: dict[str, str] | None = None,
     chat_kind: str = "group",
     chat_title: str = "",
+    thread_id: int | None = None,
 ) -> Result:
     """Open a lobby in a chat (one open game per chat); the creator joins if the bot can reach them.
 
     ``kind``/``preset``/``house_rules`` are for this game only (an invalid house rule is refused
-    with its reason, RulesError, and nothing is written). Two lobbies opened at the same moment: one
-    wins, the other gets :class:`AlreadyOpenError`."""
+    with its reason, RulesError, and nothing is written). ``thread_id``: the forum topic the game
+    lives in. Two lobbies opened at the same moment: one wins, the other gets :class:`AlreadyOpenError`."""
     try:
         async with core.transaction() as session:
             tx, ignored = await _new_lobby(
                 core, session, chat_id, creator, kind, preset, house_rules, chat_kind, chat_title
             )
+            tx.game.message_thread_id = thread_id
             result = await core.commit(tx)
             result.ignored_settings = ignored
             return result
@@ -238,6 +240,7 @@ async def _rematch(core: Core, session: AsyncSession, game_id: int, user_id: int
         dealer=kept.index(worst),
         rematch_of=game_id,
         turn_seconds=old.chat.turn_seconds,
+        message_thread_id=old.game.message_thread_id,
     )
     tx = core.new_tx(session, await repo.add_game(session=session, game=game), old.chat)
     for number, seat in enumerate(kept):

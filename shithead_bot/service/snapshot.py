@@ -70,6 +70,7 @@ class ChatSnapshot:
     max_timeouts: int = 3
     deadlines_skip_quiet: bool = False
     language: str | None = None
+    table_style: str = "picture"
 
     @classmethod
     def of(cls, chat: Chat) -> ChatSnapshot:
@@ -85,6 +86,7 @@ class ChatSnapshot:
             chat.max_timeouts,
             chat.deadlines_skip_quiet,
             chat.language,
+            chat.table_style,
         )
 
 
@@ -112,6 +114,7 @@ class GameInfo:
     pause_votes: tuple[int, ...]
     lobby_message_id: int | None
     table_message_id: int | None
+    message_thread_id: int | None  # the forum topic the game lives in (None: the chat, or General)
 
     @classmethod
     def of(cls, game: Game) -> GameInfo:
@@ -136,6 +139,7 @@ class GameInfo:
             tuple(game.pause_votes),
             game.lobby_message_id,
             game.table_message_id,
+            game.message_thread_id,
         )
 
 

@@ -19,16 +19,26 @@ NOT_MODIFIED = "message is not modified"
 NOT_FOUND = ("message to edit not found", "message can't be edited", "message_id_invalid")
 
 
+TOPIC_GONE = ("message thread not found", "topic_closed", "topic_deleted", "thread not found")
+
+
 class PlayerUnreachableError(Exception):
     """The bot may not message this player privately (never started, or blocked)."""
+
+
+class TopicGoneError(Exception):
+    """The forum topic the game lives in was closed or deleted."""
 
 
 class BotApi:
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
-    async def send(self, chat_id: int, rendered: Rendered, *, private: bool = False) -> Message:
-        """A new message; in a private chat, Forbidden means the player is unreachable."""
+    async def send(
+        self, chat_id: int, rendered: Rendered, *, private: bool = False, thread_id: int | None = None
+    ) -> Message:
+        """A new message (in forum topic ``thread_id``); in a private chat, Forbidden means the player
+        is unreachable; a topic closed or gone is :class:`TopicGoneError`."""
         try:
             return await self.bot.send_message(
                 chat_id,
@@ -36,7 +46,12 @@ class BotApi:
                 parse_mode=ParseMode.HTML,
                 reply_markup=rendered.markup,
                 disable_web_page_preview=True,
+                message_thread_id=thread_id,
             )
+        except BadRequest as exc:
+            if thread_id is not None and any(reason in str(exc).lower() for reason in TOPIC_GONE):
+                raise TopicGoneError(str(exc)) from exc
+            raise
         except Forbidden as exc:
             if not private:
                 raise

@@ -28,7 +28,7 @@ from persistence.models import GameStatus, utcnow
 from shithead_bot.i18n import pick_language
 from shithead_bot.service import GameService, GameSnapshot, MoveLine, Notice, NoticeKind, SeatSnapshot
 from shithead_bot.service.outbox import PartialDelivery
-from shithead_bot.telegram.botapi import BotApi, PlayerUnreachableError
+from shithead_bot.telegram.botapi import BotApi, PlayerUnreachableError, TopicGoneError
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.ratelimit import retry_seconds
 from shithead_bot.telegram.render import Page, Rendered, announce, lobby, private, table
@@ -284,13 +284,21 @@ class Delivery:
         await self._send_group(b, private.contact(self.page_for(b.game), b.seat(number)))
 
     async def _send_group(self, b: Batch, rendered: Rendered) -> Message | None:
-        """A new message in the game's chat; follows a migration; None if the bot was removed."""
+        """A new message in the game's chat (in its forum topic); follows a migration; a topic
+        closed or deleted mid-game moves the game to General, once, saying so; None if the bot was
+        removed."""
         try:
+            return await self.api.send(b.game.chat.id, rendered, thread_id=b.game.game.message_thread_id)
+        except TopicGoneError as exc:
+            log.warning("game %s: its topic is gone (%s); it goes on in General", b.game.game.id, exc)
+            await self.service.record_game_messages(b.game.game.id, message_thread_id=None)
+            b.game = b.game.with_game(message_thread_id=None)
+            await self.api.send(b.game.chat.id, announce.topic_gone(self.page_for(b.game)))
             return await self.api.send(b.game.chat.id, rendered)
         except ChatMigrated as exc:
             await self.service.migrate_chat(b.game.chat.id, exc.new_chat_id)
             b.game = b.game.with_chat(id=exc.new_chat_id)
-            return await self.api.send(exc.new_chat_id, rendered)
+            return await self.api.send(exc.new_chat_id, rendered, thread_id=b.game.game.message_thread_id)
         except Forbidden as exc:
             log.warning("chat %s: bot cannot post (%s); pausing its game", b.game.chat.id, exc)
             await self.service.bot_removed(b.game.chat.id)

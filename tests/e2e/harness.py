@@ -145,6 +145,7 @@ class Player:
     name: str
     group: int = GROUP
     rng: random.Random = field(default_factory=lambda: random.Random(0))
+    topic: int | None = None  # in a forum: the topic the player writes in
 
     def private(self) -> list[SeenMessage]:
         return self.fake.messages(self.user_id, as_user=self.user_id)
@@ -157,7 +158,10 @@ class Player:
         return None
 
     async def command(self, text: str, chat_id: int | None = None) -> None:
-        await self.fake.send_text(self.user_id, self.group if chat_id is None else chat_id, text)
+        if chat_id is None or chat_id == self.group:
+            await self.fake.send_text(self.user_id, self.group, text, thread_id=self.topic)
+        else:
+            await self.fake.send_text(self.user_id, chat_id, text)
 
     async def press(self, message: SeenMessage, label: str) -> str | None:
         """Press the button with that exact label on that message; return the toast."""

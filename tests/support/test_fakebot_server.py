@@ -833,3 +833,28 @@ async def test_runs_standalone() -> None:
     finally:
         process.terminate()
         await process.wait()
+
+
+async def test_forum_topics(people: FakeTelegram, bot: Bot) -> None:
+    people.add_group(-1009, "Forum", [ALICE, BOB], supergroup=True, forum=True)
+    topic = people.create_topic(-1009, "Shithead")
+    await people.send_text(ALICE, -1009, "/hello", thread_id=topic)
+    update = (await bot.get_updates())[-1]
+    assert update.message is not None
+    assert update.message.is_topic_message
+    assert update.message.message_thread_id == topic
+    assert update.message.chat.is_forum
+    sent = await bot.send_message(-1009, "in the topic", message_thread_id=topic)
+    assert sent.message_thread_id == topic
+    general = await bot.send_message(-1009, "in General")
+    assert general.message_thread_id is None
+    replied = await bot.send_message(-1009, "a reply", reply_to_message_id=sent.message_id)
+    assert replied.message_thread_id == topic  # a reply stays in its message's topic
+    assert [m.thread_id for m in people.messages(-1009, as_user=ALICE)][-3:] == [topic, None, topic]
+    people.close_topic(-1009, topic)
+    with pytest.raises(BadRequest, match="Topic_closed"):
+        await bot.send_message(-1009, "closed", message_thread_id=topic)
+    people.delete_topic(-1009, topic)
+    with pytest.raises(BadRequest, match="Message thread not found"):
+        await bot.send_message(-1009, "deleted", message_thread_id=topic)
+    assert all(m.thread_id is None for m in people.messages(-1009, as_user=ALICE))  # its messages are gone

@@ -39,7 +39,7 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         else:
             result = await ctx.service.open_lobby(
                 chat.id, user_info(user), kind=asked.kind, preset=asked.preset, house_rules=asked.house_rules,
-                chat_kind=chat.type, chat_title=title,
+                chat_kind=chat.type, chat_title=title, thread_id=topic_of(update),
             )  # fmt: skip
     except AlreadyOpenError as exc:
         await reply(update, refusal(exc, t), reply_to=exc.message_id)
@@ -56,6 +56,12 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             ).format(reason=esc(result.ignored_settings)),
         )
     await ctx.deliver(result.game_id)
+
+
+def topic_of(update: Update) -> int | None:
+    """The forum topic a command came from (None: not a forum, or its General topic)."""
+    message = update.effective_message
+    return message.message_thread_id if message is not None and message.is_topic_message else None
 
 
 async def join_by_link(update: Update, ctx: BotContext, game_id: int) -> None:

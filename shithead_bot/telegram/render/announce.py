@@ -55,6 +55,13 @@ def started(page: Page) -> Rendered:
     return Rendered(what.format(id=page.game_id, names=names), list(map(list, link.inline_keyboard)))
 
 
+def topic_gone(page: Page) -> Rendered:
+    """In General, once: the game's forum topic was closed or deleted."""
+    return Rendered(
+        page._("📌 The topic of game #{id} was closed or deleted: the game goes on here.").format(id=page.game_id)
+    )
+
+
 def _went_out(page: Page, name: str, data: dict[str, Any]) -> str:
     return page._("🎉 {name} is out — {place} place!").format(name=name, place=ordinal(data["place"], page.language))
 

@@ -256,10 +256,27 @@ class BotApi:
         text, entities, source = render_text(params)
         markup = parse_markup(params.get("reply_markup"))
         reply_to = self._reply_target(chat, params)
+        thread = self._thread(chat, params, reply_to)
         silent = bool(params.get("disable_notification"))
         version = self.world.new_version(text, entities, html=source, markup=markup, silent=silent)
-        message = self.world.add_message(chat, self.world.bot.id, version, reply_to=reply_to)
+        message = self.world.add_message(chat, self.world.bot.id, version, reply_to=reply_to, thread_id=thread)
         return self.world.message_dict(message)
+
+    def _thread(self, chat: Chat, params: JSON, reply_to: int | None) -> int | None:
+        """The forum topic a new message goes to: the one asked for, else the replied message's (General: None).
+        A deleted or unknown topic is "message thread not found"; a closed one is TOPIC_CLOSED."""
+        thread = params.get("message_thread_id")
+        if thread is None and reply_to is not None:
+            replied = self.world.message(chat.id, reply_to)
+            thread = replied.thread_id if replied is not None else None
+        if thread is None:
+            return None
+        topic = chat.topics.get(int(thread)) if chat.is_forum else None
+        if topic is None or topic.deleted:
+            raise bad_request("message thread not found")
+        if topic.closed and not chat.bot_is_admin():
+            raise bad_request("TOPIC_CLOSED")
+        return int(thread)
 
     def _reply_target(self, chat: Chat, params: JSON) -> int | None:
         reply = params.get("reply_parameters") or {}

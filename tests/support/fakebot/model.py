@@ -84,6 +84,7 @@ class SeenMessage:
     sender_id: int = 0
     version: int = 0  # 0 for the message as first sent, then one more per edit
     silent: bool = False  # sent with disable_notification
+    thread_id: int | None = None  # the forum topic it is in (None: General, or not a forum)
 
     @property
     def buttons(self) -> list[Button]:
@@ -147,6 +148,15 @@ class User:
 
 
 @dataclass
+class Topic:
+    """A forum topic: its thread id is the id of the service message that created it."""
+
+    name: str
+    closed: bool = False
+    deleted: bool = False
+
+
+@dataclass
 class Chat:
     id: int
     type: str  # private, group or supergroup
@@ -158,6 +168,8 @@ class Chat:
     pinned: list[int] = field(default_factory=list)
     message_ids: list[int] = field(default_factory=list)
     next_message_id: int = 1
+    is_forum: bool = False
+    topics: dict[int, Topic] = field(default_factory=dict)  # forum topics by message_thread_id
 
     def is_group(self) -> bool:
         return self.type in ("group", "supergroup")
@@ -194,6 +206,7 @@ class Message:
     deleted: bool = False
     service: JSON | None = None  # for service messages, e.g. {"migrate_to_chat_id": ...}
     reply_to: int | None = None
+    thread_id: int | None = None  # the forum topic it was posted in
 
     @property
     def current(self) -> Version:

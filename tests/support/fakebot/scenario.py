@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from .api import BotApi
 from .markup import command_entities
-from .model import JSON, MEMBER_STATUSES, Button, Chat, Message, Press, SeenMessage, User
+from .model import JSON, MEMBER_STATUSES, Button, Chat, Message, Press, SeenMessage, Topic, User
 from .updates import UpdateQueue
 from .world import World
 
@@ -98,14 +98,17 @@ class Scenario:
         admins: Iterable[int] = (),
         creator: int | None = None,
         supergroup: bool = False,
+        forum: bool = False,
     ) -> JSON:
-        """A group with these users and the bot (a ``my_chat_member`` update from left to member)."""
+        """A group with these users and the bot (a ``my_chat_member`` update from left to member);
+        ``forum``: a supergroup with topics (see :meth:`create_topic`)."""
         assert chat_id < 0, f"group ids are negative: {chat_id}"
+        assert not forum or supergroup, "only supergroups are forums"
         assert chat_id not in self.world.chats, f"duplicate chat id {chat_id}"
         assert not supergroup or str(chat_id).startswith("-100"), "supergroup ids look like -100…"
         admins = list(admins)
         creator = members[0] if creator is None else creator
-        chat = Chat(chat_id, "supergroup" if supergroup else "group", title)
+        chat = Chat(chat_id, "supergroup" if supergroup else "group", title, is_forum=forum)
         for user_id, status in [(u, "member") for u in members] + [(u, "administrator") for u in admins]:
             if user_id != self.world.bot.id:
                 chat.members[self._user(user_id).id] = status
@@ -115,6 +118,35 @@ class Scenario:
         by = self.world.users[creator]
         self.queue.emit("my_chat_member", self.world.bot_member_change(chat, by, "left", chat.bot_status))
         return self.world.chat_dict(chat)
+
+    # --- forum topics -------------------------------------------------------------------------------
+
+    def create_topic(self, chat_id: int, name: str, by_user: int | None = None) -> int:
+        """A new topic in a forum; its thread id (the id of the service message that opens it)."""
+        chat = self._group(chat_id)
+        assert chat.is_forum, f"{chat_id} is not a forum"
+        by = self._creator(chat) if by_user is None else by_user
+        message = self.world.add_message(
+            chat, by, None, service={"forum_topic_created": {"name": name, "icon_color": 7322096}}
+        )
+        message.thread_id = message.message_id
+        chat.topics[message.message_id] = Topic(name)
+        return message.message_id
+
+    def close_topic(self, chat_id: int, thread_id: int) -> None:
+        self._group(chat_id).topics[thread_id].closed = True
+
+    def reopen_topic(self, chat_id: int, thread_id: int) -> None:
+        self._group(chat_id).topics[thread_id].closed = False
+
+    def delete_topic(self, chat_id: int, thread_id: int) -> None:
+        """The topic and every message in it are gone."""
+        chat = self._group(chat_id)
+        chat.topics[thread_id].deleted = True
+        for message_id in chat.message_ids:
+            message = self.world.stored[(chat.id, message_id)]
+            if message.thread_id == thread_id:
+                message.deleted = True
 
     def _group(self, chat_id: int) -> Chat:
         chat = self.world.chats.get(chat_id)
@@ -172,8 +204,11 @@ class Scenario:
 
     # --- acting as users ----------------------------------------------------------------------------
 
-    async def send_text(self, user_id: int, chat_id: int, text: str, reply_to: int | None = None) -> JSON:
-        """The user writes ``text`` in the chat; the bot gets a ``message`` update if Telegram would send one."""
+    async def send_text(
+        self, user_id: int, chat_id: int, text: str, reply_to: int | None = None, thread_id: int | None = None
+    ) -> JSON:
+        """The user writes ``text`` in the chat (in a forum: in topic ``thread_id``, else General); the
+        bot gets a ``message`` update if Telegram would send one."""
         user = self._user(user_id)
         chat = self.world.visible_chat(chat_id, user_id)
         assert text, "Telegram does not send empty messages"
@@ -183,11 +218,16 @@ class Scenario:
         assert chat.migrated_to is None, f"group {chat_id} became supergroup {chat.migrated_to}"
         if reply_to is not None:
             assert self.world.message(chat_id, reply_to), f"there is no message {reply_to} in {chat_id} to reply to"
-        return self._post(user, chat, text, reply_to)
+        if thread_id is not None:
+            topic = chat.topics.get(thread_id)
+            assert topic is not None, f"there is no topic {thread_id} in {chat_id}"
+            assert not topic.deleted, f"topic {thread_id} was deleted"
+            assert not topic.closed, f"topic {thread_id} is closed"
+        return self._post(user, chat, text, reply_to, thread_id)
 
-    def _post(self, user: User, chat: Chat, text: str, reply_to: int | None) -> JSON:
+    def _post(self, user: User, chat: Chat, text: str, reply_to: int | None, thread_id: int | None = None) -> JSON:
         version = self.world.new_version(text, command_entities(text))
-        message = self.world.add_message(chat, user.id, version, reply_to=reply_to)
+        message = self.world.add_message(chat, user.id, version, reply_to=reply_to, thread_id=thread_id)
         data = self.world.message_dict(message)
         if self._bot_receives(chat, message, text):
             self.queue.emit("message", data)

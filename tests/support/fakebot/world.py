@@ -94,10 +94,17 @@ class World:
         version: Version | None,
         service: JSON | None = None,
         reply_to: int | None = None,
+        thread_id: int | None = None,
     ) -> Message:
         """Store a message with the chat's next id (one counter per chat for bot and users alike)."""
         message = Message(
-            chat.id, chat.next_message_id, sender_id, int(time.time()), service=service, reply_to=reply_to
+            chat.id,
+            chat.next_message_id,
+            sender_id,
+            int(time.time()),
+            service=service,
+            reply_to=reply_to,
+            thread_id=thread_id,
         )
         if version is not None:
             message.versions.append(version)
@@ -110,7 +117,10 @@ class World:
 
     def chat_dict(self, chat: Chat) -> JSON:
         if chat.type != "private":
-            return {"id": chat.id, "type": chat.type, "title": chat.title}
+            data: JSON = {"id": chat.id, "type": chat.type, "title": chat.title}
+            if chat.is_forum:
+                data["is_forum"] = True
+            return data
         user = self.users[chat.id].to_dict()
         user.pop("is_bot")
         user.pop("language_code", None)
@@ -128,6 +138,9 @@ class World:
             "chat": self.chat_dict(self.chats[message.chat_id]),
             "date": message.date,
         }
+        if message.thread_id is not None:
+            data["message_thread_id"] = message.thread_id
+            data["is_topic_message"] = True
         if message.service is not None:
             return {**data, **message.service}
         current = message.current
@@ -165,6 +178,7 @@ class World:
             sender_id=message.sender_id,
             version=number,
             silent=version.silent,
+            thread_id=message.thread_id,
         )
 
     def current_messages(self, chat: Chat) -> list[SeenMessage]:

@@ -1,0 +1,152 @@
+"""The layers, read from the source with ``ast``: no import circle anywhere, dependencies point one
+way (DESIGN.md), Telegram stays in ``shithead_bot/telegram``, and no game status or phase is
+compared as a string literal outside its enum."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+from engine import Phase
+from persistence.models import GameStatus
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("engine", "persistence", "shithead_bot")
+LITERALS = {str(s) for s in GameStatus} | {str(p) for p in Phase}
+
+
+def modules() -> dict[str, Path]:
+    found = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            if "migrations" in path.parts:
+                continue
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            found[name] = path
+    return found
+
+
+def imports(name: str, path: Path, known: dict[str, Path]) -> Iterator[str]:
+    """The project modules (and third-party top-level names) a module imports at its top level or
+    inside functions."""
+    tree = ast.parse(path.read_text(), str(path))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*parent, base] if base else parent)
+            yield base
+            for alias in node.names:
+                if f"{base}.{alias.name}" in known:
+                    yield f"{base}.{alias.name}"
+
+
+def graph() -> dict[str, set[str]]:
+    known = modules()
+    return {
+        name: {target for target in imports(name, path, known) if target in known and target != name}
+        for name, path in known.items()
+    }
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(edges[node]):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def _is_package_init(module: str, edges: dict[str, set[str]]) -> bool:
+    return any(other.startswith(module + ".") for other in edges)
+
+
+def test_no_import_circle() -> None:
+    edges = graph()
+    # A package's __init__ re-exporting its own modules is not a circle between modules.
+    inner = {
+        m: {t for t in ts if not (_is_package_init(t, edges) and m.startswith(t + "."))} for m, ts in edges.items()
+    }
+    assert cycles(inner) == []
+
+
+def test_dependencies_point_one_way() -> None:
+    known = modules()
+    for name, path in known.items():
+        targets = set(imports(name, path, known))
+        project = {t.split(".")[0] for t in targets} & set(PACKAGES)
+        if name.startswith("engine"):
+            assert project <= {"engine"}, (name, project)
+        if name.startswith("persistence"):
+            assert project <= {"persistence"}, (name, project)
+
+
+def test_telegram_types_stay_in_the_telegram_adapter() -> None:
+    known = modules()
+    for name, path in known.items():
+        if name.startswith("shithead_bot.telegram"):
+            continue
+        third_party = {t.split(".")[0] for t in imports(name, path, known)}
+        assert "telegram" not in third_party, name
+
+
+def test_the_service_hands_out_no_session_or_row() -> None:
+    """Nothing outside the service and persistence imports the ORM tables of a game in play."""
+    known = modules()
+    for name, path in known.items():
+        if name.startswith(("shithead_bot.service", "persistence")):
+            continue
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module == "persistence.models":
+                rows = {a.name for a in node.names} - {"GameStatus", "utcnow"}
+                assert not rows, (name, rows)
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("sqlalchemy.ext.asyncio"):
+                raise AssertionError(f"{name} opens database sessions")
+
+
+def test_no_status_or_phase_literal_is_compared() -> None:
+    """``status == "playing"`` or ``phase.value == "swap"``: use GameStatus and Phase instead."""
+    found = []
+    for name, path in modules().items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Compare):
+                values = [node.left, *node.comparators]
+                constants = [v for v in values if isinstance(v, ast.Constant)]
+                constants += [e for v in values if isinstance(v, ast.Tuple | ast.List | ast.Set) for e in v.elts]
+                if any(isinstance(c, ast.Constant) and c.value in LITERALS for c in constants):
+                    found.append(f"{name}:{node.lineno}")
+    assert found == []
