@@ -18,6 +18,7 @@ class NoticeKind(StrEnum):
     MOVED = "moved"  # a seat moved: its private message shows what happened, without buttons
     ANNOUNCE = "announce"  # a new group message: someone went out, the end… (see Announcement)
     REMINDER = "reminder"  # a private reminder before a deadline (or a nudge, or a grace period)
+    RESULT = "result"  # the game is over: a seat's private message shows how it ended for them
 
 
 class Announcement(StrEnum):

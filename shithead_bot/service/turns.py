@@ -142,6 +142,9 @@ def finish(tx: GameTx) -> None:
         seat.is_loser = outcome.loser == seat.number
     close(tx, GameStatus.FINISHED)
     tx.announce(Announcement.OVER, places=list(outcome.places), winners=list(outcome.winners), loser=outcome.loser)
+    for seat in tx.seats:  # everybody hears how it ended, those who left included
+        if seat.player_id is not None:
+            tx.notify(NoticeKind.RESULT, seat.number)
 
 
 def close(tx: GameTx, status: GameStatus) -> None:

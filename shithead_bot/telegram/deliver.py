@@ -35,6 +35,7 @@ from shithead_bot.telegram.render import Page, Rendered, announce, lobby, privat
 
 log = logging.getLogger(__name__)
 
+PRIVATE = (NoticeKind.TURN, NoticeKind.SWAP, NoticeKind.MOVED, NoticeKind.RESULT)  # a seat's own message
 ORPHAN_WINDOW = 8  # after a crash, how far back a re-sent message looks for an unrecorded copy
 __all__ = ["Delivery", "PlayerUnreachableError"]
 
@@ -117,7 +118,7 @@ class Delivery:
         """Each seat's turn, swap and "you moved" notices; seats with a new turn first (the notification)."""
         by_seat: dict[int, list[Notice]] = {}
         for notice in notices:
-            if notice.seat is not None and notice.kind in (NoticeKind.TURN, NoticeKind.SWAP, NoticeKind.MOVED):
+            if notice.seat is not None and notice.kind in PRIVATE:
                 by_seat.setdefault(notice.seat, []).append(notice)
         return sorted(by_seat.items(), key=lambda item: all(n.kind != NoticeKind.TURN for n in item[1]))
 
@@ -157,7 +158,10 @@ class Delivery:
         if wants_keyboard and seat.message_version >= version and NoticeKind.MOVED not in kinds:
             return  # this keyboard was delivered already (a retry after a crash)
         done = private.moved(page, seat, self._moves_since(b.game.moves, number))
-        if wants_keyboard and NoticeKind.TURN in kinds and NoticeKind.MOVED not in kinds:
+        if NoticeKind.RESULT in kinds:  # the end: the game's last message to this player
+            intro = done.text.splitlines()[1:] if NoticeKind.MOVED in kinds else []
+            await self._edit_private(b, number, private.result(page, seat, intro), 0, always=True)
+        elif wants_keyboard and NoticeKind.TURN in kinds and NoticeKind.MOVED not in kinds:
             await self._send_private(b, number, private.turn(page, seat), version, retried=retried)
         elif wants_keyboard:  # the same player goes on (play again, or swapping): edit in place
             intro = done.text.splitlines()[1:] if NoticeKind.MOVED in kinds else []
@@ -201,11 +205,15 @@ class Delivery:
         await self.service.record_private_message(b.game.game.id, number, message.message_id, shown)
         b.game = b.game.with_seat(number, private_message_id=message.message_id, message_version=shown)
 
-    async def _edit_private(self, b: Batch, number: int, rendered: Rendered, version: int) -> None:
+    async def _edit_private(
+        self, b: Batch, number: int, rendered: Rendered, version: int, *, always: bool = False
+    ) -> None:
+        """Edit the seat's private message; with no message yet, send one if it has buttons (or
+        ``always``)."""
         seat = b.seat(number)
         assert seat.player_id is not None
         if seat.private_message_id is None:
-            if rendered.buttons:
+            if rendered.buttons or always:
                 await self._send_private(b, number, rendered, version)
             return
         edit = self.api.edit(seat.player_id, seat.private_message_id, rendered, private=True)

@@ -94,8 +94,12 @@ async def test_workers_share_one_bucket_on_postgresql(pg_db_url: str) -> None:
     engines = [make_engine(pg_db_url) for _ in range(3)]
     fleet = [SharedBuckets(GameService(make_sessionmaker(e))) for e in engines]
     limits = Limits(per_second=10)
+    loop = asyncio.get_running_loop()
+    started = loop.time()
     waits = await asyncio.gather(*(fleet[n % 3].reserve(limits.buckets(None)[:1]) for n in range(12)))
+    elapsed = loop.time() - started  # the bucket refills meanwhile (a loaded machine is slow)
     for engine in engines:
         await engine.dispose()
     assert sorted(waits)[:2] == [0.0, 0.0]  # the burst of 2…
-    assert max(waits) == pytest.approx(1.0, abs=0.15)  # …then 10 more at 10 a second, whoever asks
+    assert max(waits) <= 1.0 + 0.05  # …then 10 more at 10 a second, whoever asks
+    assert max(waits) + elapsed >= 1.0 - 0.05

@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine import NeighborView, PickUp, PlayFaceDown, ShitheadView, rank_text
+from engine import NeighborView, PickUp, PlayFaceDown, Rules, ShitheadView, rank_text
 from persistence.models import GameStatus
+from shithead_bot.narrate import ordinal
 from shithead_bot.service import MoveLine, Reminder, SeatSnapshot
 from shithead_bot.telegram import keyboards
 from shithead_bot.telegram.render.common import Page, Rendered, esc, relative
@@ -150,3 +151,27 @@ def contact(page: Page, seat: SeatSnapshot) -> Rendered:
     )
     link = keyboards.open_private_chat(_("Open the bot"), page.deep_link("hand"))
     return Rendered(text, list(map(list, link.inline_keyboard)))
+
+
+def result(page: Page, seat: SeatSnapshot, intro: Sequence[str] = ()) -> Rendered:
+    """The end, as this player lived it: their place, the loser (or the winners), and Rematch for
+    those who would be dealt in again."""
+    _ = page._
+    lines = [_("🏁 <b>Game over</b> — {chat} #{id}").format(chat=page.chat_title(), id=page.game_id), *intro]
+    place = ordinal(seat.place or 0, page.language)
+    if seat.forfeited:
+        lines.append(_("You left the game: you are {place} of {n}.").format(place=place, n=len(page.names)))
+    else:
+        lines.append(_("You are {place} of {n}.").format(place=place, n=len(page.names)))
+    loser = next((s for s in page.game.seats if s.is_loser), None)
+    if isinstance(page.rules, Rules) and loser is not None:
+        title = esc(page.rules.loser_title)
+        if loser.number == seat.number:
+            lines.append(_("💩 You are the {title}!").format(title=title))
+        else:
+            lines.append(_("💩 {name} is the {title}!").format(name=esc(loser.name), title=title))
+    else:
+        winners = [s for s in page.game.seats if s.place == 1]
+        names = ", ".join(esc(s.name) for s in winners)
+        lines.append(_("👑 You won!") if seat in winners else _("👑 {names} won!").format(names=names))
+    return Rendered("\n".join(lines), [] if seat.forfeited else keyboards.rematch(page))
