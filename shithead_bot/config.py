@@ -20,6 +20,7 @@ class Settings(BaseSettings):
     listen: str = Field(default="0.0.0.0", description="webhook mode: address to listen on")
     port: int = Field(default=8443, description="webhook mode: port to listen on")
     secret_token: SecretStr | None = Field(default=None, description="webhook mode: X-Telegram-Bot-Api-Secret-Token")
+    metrics_port: int | None = Field(default=None, description="polling mode: serve /healthz and /metrics on this port")
     log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING…")
 
     computer_move_cap: int = Field(default=2000, description="computer moves at most in one call chain")

@@ -69,6 +69,8 @@ class GameService(Core):
     leaderboard = queries.leaderboard
     player_record = queries.player_record
     games_per_preset = queries.games_per_preset
+    vitals = queries.vitals
+    ping = queries.ping
 
     # messages the front end keeps, and the fleet's send rate
     record_game_messages = messages.record_game_messages

@@ -93,6 +93,18 @@ async def rebuild(core: Core, game_id: int) -> AnyState:
     return engine.replay(found.kind, rules, len(found.names), found.seed, played, found.dealer)
 
 
+async def vitals(core: Core) -> repo.Vitals:
+    """Games by status, moves, the outbox backlog and overdue timers (for metrics)."""
+    async with core.sessions() as session:
+        return await repo.vitals(session=session, now=core.clock())
+
+
+async def ping(core: Core) -> None:
+    """Raises if the database does not answer (for the health check)."""
+    async with core.sessions() as session:
+        await repo.ping(session=session)
+
+
 async def leaderboard(core: Core, chat_id: int, min_games: int = 3) -> list[repo.StatsRow]:
     """A chat's players with at least ``min_games`` finished games, best average place first."""
     async with core.sessions() as session:

@@ -29,9 +29,12 @@ from shithead_bot.telegram.context import KEY, BotContext
 from shithead_bot.telegram.deliver import Delivery
 from shithead_bot.telegram.handlers import chat_settings, chats, control, info, lobby, play, updates
 from shithead_bot.telegram.handlers.presses import dispatcher
+from shithead_bot.telegram.handlers.updates import update_kind
+from shithead_bot.telegram.metrics import Metrics
 from shithead_bot.telegram.ratelimit import Limits, SendRate, SharedBuckets
 from shithead_bot.telegram.render.info import COMMANDS
-from shithead_bot.telegram.startup import check_token, startup_problem, webhook_secret
+from shithead_bot.telegram.serve import serve
+from shithead_bot.telegram.startup import check_token, startup_problem
 from shithead_bot.timers.sweeper import Sweeper
 
 log = logging.getLogger("shithead_bot")
@@ -43,45 +46,51 @@ def run_bot(settings: Settings, token: str) -> str | None:
     problem = asyncio.run(check_token(settings, token))
     if problem:
         return problem
-    app = build_application(settings, token)
     try:
-        if settings.webhook_url:
-            path = hashlib.sha256(token.encode()).hexdigest()[:32]
-            secret = webhook_secret(settings, token)
-            app.run_webhook(
-                listen=settings.listen,
-                port=settings.port,
-                url_path=path,
-                webhook_url=f"{settings.webhook_url.rstrip('/')}/{path}",
-                secret_token=secret,
-                allowed_updates=Update.ALL_TYPES,
-            )
-        else:
-            app.run_polling(allowed_updates=Update.ALL_TYPES)
+        asyncio.run(serve(build_application(settings, token), settings, token))
     except (InvalidToken, NetworkError) as exc:
         return startup_problem(settings, exc)
     return None
 
 
+class MeasuredApplication(Application):
+    """Counts every update by kind and times its handling (for /metrics)."""
+
+    async def process_update(self, update: object) -> None:
+        metrics: Metrics | None = self.bot_data.get("metrics")
+        if metrics is None or not isinstance(update, Update):
+            await super().process_update(update)
+            return
+        kind = update_kind(update)
+        metrics.updates.labels(kind).inc()
+        with metrics.update_seconds.labels(kind).time():
+            await super().process_update(update)
+
+
 def build_application(settings: Settings, token: str) -> Application:
-    """The bot: polling or webhook is chosen by the caller (``run_polling``/``run_webhook``)."""
+    """The bot, measured and rate-limited; webhook mode has no updater (the bot's own web server
+    takes the updates)."""
     api_url = settings.telegram_api_url.rstrip("/")
     file_url = api_url[: -len("/bot")] + "/file/bot" if api_url.endswith("/bot") else api_url + "/file"
-    app = (
+    limits = Limits(settings.send_per_second, settings.group_sends_per_minute, settings.private_sends_per_second)
+    limiter = SendRate(limits)
+    builder = (
         Application.builder()
+        .application_class(MeasuredApplication)
         .token(token)
         .base_url(api_url)
         .base_file_url(file_url)
-        .rate_limiter(
-            SendRate(
-                Limits(settings.send_per_second, settings.group_sends_per_minute, settings.private_sends_per_second)
-            )
-        )
+        .rate_limiter(limiter)
         .concurrent_updates(64)
         .post_init(_post_init)
         .post_shutdown(_post_shutdown)
-        .build()
     )
+    if settings.webhook_url:
+        builder = builder.updater(None)
+    app = builder.build()
+    metrics = Metrics()
+    limiter.on_call = metrics.api_call
+    app.bot_data["metrics"] = metrics
     app.bot_data["settings"] = settings
     app.bot_data["token"] = token
     _register(app)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import time
 from collections.abc import Callable, Coroutine
 from datetime import timedelta
 from typing import Any
@@ -36,11 +37,19 @@ def carries_on(job: Job) -> Job:
     return run
 
 
+def swept(context: ContextTypes.DEFAULT_TYPE, which: str) -> None:
+    """Note that a sweep finished (the health check watches this)."""
+    metrics = context.bot_data.get("metrics")
+    if metrics is not None:
+        setattr(metrics.sweeps, which, time.monotonic())
+
+
 @carries_on
 async def sweep_outbox(context: ContextTypes.DEFAULT_TYPE) -> None:
     """Deliver whatever is pending: after a restart, after a failure, or another worker's leftovers."""
     ctx = bot_context(context)
     sent = await ctx.outbox.deliver(ctx.delivery, older_than=LEFTOVER_AGE)
+    swept(context, "outbox")
     if sent:
         log.info("outbox: delivered %d pending notices", sent)
 
@@ -52,6 +61,7 @@ async def sweep_timers(context: ContextTypes.DEFAULT_TYPE) -> None:
     ctx = bot_context(context)
     assert ctx.sweeper is not None
     report = await ctx.sweeper.sweep()
+    swept(context, "timers")
     if report.fired or report.lost:
         log.info("timers: %d fired, %d lost to a move or another worker", report.fired, report.lost)
     upcoming = await ctx.service.next_due_at()

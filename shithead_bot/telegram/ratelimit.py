@@ -125,6 +125,7 @@ class SendRate(BaseRateLimiter[int]):
         self.limits = limits or Limits()
         self.buckets: Buckets = buckets or MemoryBuckets()
         self.max_retries = max_retries
+        self.on_call: Callable[[str, BaseException | None], None] = lambda method, error: None  # metrics
 
     async def initialize(self) -> None:
         return None
@@ -142,21 +143,38 @@ class SendRate(BaseRateLimiter[int]):
         rate_limit_args: int | None,
     ) -> bool | dict[str, Any] | list[dict[str, Any]]:
         if not endpoint.lower().startswith(LIMITED_PREFIXES):
-            return await callback(*args, **kwargs)
+            return await self._call(endpoint, callback, args, kwargs)
         buckets = self.limits.buckets(data.get("chat_id"))
-        for attempt in range((rate_limit_args or self.max_retries) + 1):
+        retries = rate_limit_args or self.max_retries
+        for attempt in range(retries + 1):
             wait = await self.buckets.reserve(buckets)
             if wait > MAX_WAIT:
                 raise RetryAfter(int(wait) + 1)  # the outbox puts the notice off, not counted as a failure
             if wait > 0:
                 await asyncio.sleep(wait)
             try:
-                return await callback(*args, **kwargs)
+                return await self._call(endpoint, callback, args, kwargs)
             except RetryAfter as exc:
                 seconds = retry_seconds(exc)
                 log.info("Telegram asked to wait %s s (%s, attempt %d)", seconds, endpoint, attempt + 1)
                 for bucket in buckets:
-                    await self.buckets.hold(bucket, float(seconds))
-                if attempt == (rate_limit_args or self.max_retries):
+                    await self.buckets.hold(bucket, seconds)
+                if attempt == retries:
                     raise
         raise AssertionError("unreachable")
+
+    async def _call(
+        self,
+        endpoint: str,
+        callback: Callable[..., Coroutine[Any, Any, bool | dict[str, Any] | list[dict[str, Any]]]],
+        args: Any,
+        kwargs: dict[str, Any],
+    ) -> bool | dict[str, Any] | list[dict[str, Any]]:
+        """One request to the Bot API, counted (and its failure, by class)."""
+        try:
+            result = await callback(*args, **kwargs)
+        except Exception as exc:
+            self.on_call(endpoint, exc)
+            raise
+        self.on_call(endpoint, None)
+        return result

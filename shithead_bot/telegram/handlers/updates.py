@@ -18,6 +18,16 @@ from shithead_bot.telegram.replies import answer
 log = logging.getLogger("shithead_bot")
 
 
+def update_kind(update: Update) -> str:
+    """command, button, message, member (the bot's membership) or other — a metrics label."""
+    if update.callback_query is not None:
+        return "button"
+    message = update.message
+    if message is not None:
+        return "command" if message.text and message.text.startswith("/") else "message"
+    return "member" if update.my_chat_member is not None else "other"
+
+
 def describe_update(update: Update) -> str:
     """An update's kind and ids, for the log: never a card, a text or button data."""
     user, chat = update.effective_user, update.effective_chat

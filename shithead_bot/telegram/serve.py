@@ -1,0 +1,78 @@
+"""Running the bot until it is told to stop: long polling, or a webhook on the bot's own web server
+(with ``/healthz`` and ``/metrics``; in polling mode those are on ``metrics_port`` when set).
+
+SIGTERM (or SIGINT) stops it gracefully: no new updates are taken, the ones in hand are finished,
+the outbox is flushed, and the process exits 0.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import signal
+import time
+
+from telegram import Update
+from telegram.ext import Application
+
+from shithead_bot.config import Settings
+from shithead_bot.telegram.context import KEY, BotContext
+from shithead_bot.telegram.startup import webhook_secret
+from shithead_bot.telegram.web import WebServer
+
+log = logging.getLogger("shithead_bot")
+FLUSH_SECONDS = 10.0
+
+
+def webhook_path(token: str) -> str:
+    """The URL path Telegram posts to: derived from the token, so it is not guessable."""
+    return hashlib.sha256(token.encode()).hexdigest()[:32]
+
+
+async def serve(app: Application, settings: Settings, token: str) -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    webhook = bool(settings.webhook_url)
+    secret = webhook_secret(settings, token) if webhook else None
+    web = WebServer(app, settings, webhook_path=webhook_path(token) if webhook else None, secret=secret)
+    async with app:
+        assert app.post_init is not None
+        await app.post_init(app)
+        await app.start()
+        if webhook:
+            await web.start(settings.listen, settings.port)
+            url = f"{(settings.webhook_url or '').rstrip('/')}/{webhook_path(token)}"
+            await app.bot.set_webhook(url, secret_token=secret, allowed_updates=Update.ALL_TYPES)
+        else:
+            assert app.updater is not None
+            await app.updater.start_polling(allowed_updates=Update.ALL_TYPES)
+            if settings.metrics_port:
+                await web.start(settings.listen, settings.metrics_port)
+        log.info("running; SIGTERM stops gracefully")
+        await stop.wait()
+        log.info("stopping: finishing the updates in hand, then flushing the outbox")
+        web.accepting = False
+        if app.updater is not None and app.updater.running:
+            await app.updater.stop()
+        await app.stop()  # handles what is queued, waits for running handlers and jobs
+        await flush_outbox(app)
+        await web.stop()
+        if app.post_shutdown is not None:
+            await app.post_shutdown(app)
+    log.info("stopped")
+
+
+async def flush_outbox(app: Application) -> None:
+    """Deliver what the last updates wrote, for a few seconds at most (the rest waits for the next
+    worker: nothing is lost)."""
+    ctx: BotContext | None = app.bot_data.get(KEY)
+    if ctx is None:
+        return
+    deadline = time.monotonic() + FLUSH_SECONDS
+    with contextlib.suppress(Exception):  # a failing delivery stays in the outbox for next time
+        while time.monotonic() < deadline and await ctx.outbox.deliver(ctx.delivery):
+            pass
