@@ -133,6 +133,9 @@ class Game(SQLModel, table=True):
     # Messages the bot keeps editing.
     lobby_message_id: int | None = Field(default=None, sa_type=BigInteger)
     table_message_id: int | None = Field(default=None, sa_type=BigInteger)
+    table_is_picture: bool = Field(
+        default=False, sa_column_kwargs={"server_default": text("false")}, description="the table message is a photo"
+    )
 
 
 class Seat(SQLModel, table=True):
@@ -209,3 +212,37 @@ class SendBucket(SQLModel, table=True):
     key: str = Field(primary_key=True, max_length=40)
     tokens: float = Field(default=0.0)
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, index=True)
+
+
+class Rating(SQLModel, table=True):
+    """A skill rating (openskill: mu and sigma) of a player, or of a computer level, in one chat or
+    overall (``chat_id`` 0). ``subject`` is ``p:<player id>`` or ``c:<level>``."""
+
+    chat_id: int = Field(sa_type=BigInteger, primary_key=True, description="0: across every chat")
+    subject: str = Field(primary_key=True, max_length=40)
+    mu: float
+    sigma: float
+    games: int = Field(default=0)
+    losses: int = Field(default=0, description="times the loser")
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+class RatingChange(SQLModel, table=True):
+    """What one finished game did to one rating: the history behind trends and rebuilds."""
+
+    __tablename__ = "rating_change"
+    __table_args__ = (
+        UniqueConstraint("game_id", "chat_id", "subject"),
+        Index("ix_rating_change_subject", "chat_id", "subject", "id"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", ondelete="CASCADE")
+    chat_id: int = Field(sa_type=BigInteger)
+    subject: str = Field(max_length=40)
+    place: int
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)

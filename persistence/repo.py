@@ -526,3 +526,39 @@ async def hold_sends(*, session: AsyncSession, key: str, seconds: float, per_sec
 async def purge_send_buckets(*, session: AsyncSession, before: datetime) -> None:
     """Buckets untouched since ``before`` are full again: their rows can go."""
     await session.execute(delete(SendBucket).where(col(SendBucket.updated_at) < before))
+
+
+# ----------------------------------------------------------------------------- operations
+
+
+@dataclass(frozen=True)
+class Vitals:
+    """What an operator watches: games by status, moves so far, the outbox backlog, overdue timers."""
+
+    games: dict[str, int]
+    moves: int
+    outbox_pending: int
+    outbox_oldest: datetime | None
+    overdue_since: datetime | None  # the oldest timer that is due and not fired yet
+
+
+async def vitals(*, session: AsyncSession, now: datetime) -> Vitals:
+    """A few cheap statements (each on an index): a metrics scrape may run them every few seconds."""
+    games = dict((await session.execute(select(col(Game.status), func.count()).group_by(col(Game.status)))).all())
+    moves = (await session.execute(select(func.max(col(Move.id))))).scalar_one_or_none() or 0
+    pending, oldest = (
+        await session.execute(
+            select(func.count(), func.min(col(Outbox.created_at))).where(col(Outbox.delivered_at).is_(None))
+        )
+    ).one()
+    overdue = (
+        await session.execute(
+            select(func.min(col(Game.due_at))).where(col(Game.due_at).is_not(None), col(Game.due_at) <= now)
+        )
+    ).scalar_one_or_none()
+    return Vitals({str(k): int(v) for k, v in games.items()}, int(moves), int(pending), oldest, overdue)
+
+
+async def ping(*, session: AsyncSession) -> None:
+    """The database answers."""
+    await session.execute(select(literal(1)))
