@@ -26,7 +26,18 @@ from persistence.db import make_engine, make_sessionmaker
 from persistence.migrate import upgrade
 
 DEFAULT_PG = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
-TABLES = ("outbox", "move", "seat", "game", "player", "chat", "processed_update", "send_bucket", "rating", "rating_change")
+TABLES = (
+    "outbox",
+    "move",
+    "seat",
+    "game",
+    "player",
+    "chat",
+    "processed_update",
+    "send_bucket",
+    "rating",
+    "rating_change",
+)
 
 
 async def _pg_admin(url: str, statement: str) -> None:

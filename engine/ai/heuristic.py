@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 
+from engine.common import Phase
 from engine.errors import NotYourTurnError
 from engine.moves import Keep, Move, PickUp, Play, PlayFaceDown, Ready, StockGamble, Swap, Trade
 from engine.neighbor import neighbor_value
@@ -51,7 +52,7 @@ class HeuristicPlayer:
             return self._neighbor(view)
         if len(view.legal_moves) == 1:
             return view.legal_moves[0]
-        if view.phase.value == "swap":
+        if view.phase is Phase.SWAP:
             return self._swap(view)
         return self._play(view)
 

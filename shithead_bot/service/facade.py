@@ -5,7 +5,7 @@ them, in one visible place, and retries each once on a transient database fault.
 
 from __future__ import annotations
 
-from shithead_bot.service import chats, clock, lifecycle, lobby, messages, queries
+from shithead_bot.service import chats, clock, lifecycle, lobby, messages, queries, standings
 from shithead_bot.service import play as playing
 from shithead_bot.service.unit import Core, retrying
 
@@ -69,6 +69,9 @@ class GameService(Core):
     leaderboard = queries.leaderboard
     player_record = queries.player_record
     games_per_preset = queries.games_per_preset
+    chat_ratings = standings.chat_ratings
+    player_ratings = standings.player_ratings
+    rebuild_ratings = standings.rebuild_ratings
     vitals = queries.vitals
     ping = queries.ping
 

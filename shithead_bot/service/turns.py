@@ -141,6 +141,7 @@ def finish(tx: GameTx) -> None:
         seat.place = outcome.places[seat.number]
         seat.is_loser = outcome.loser == seat.number
     close(tx, GameStatus.FINISHED)
+    tx.finished = True
     tx.announce(Announcement.OVER, places=list(outcome.places), winners=list(outcome.winners), loser=outcome.loser)
     for seat in tx.seats:  # everybody hears how it ended, those who left included
         if seat.player_id is not None:

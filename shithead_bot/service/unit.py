@@ -35,6 +35,7 @@ from engine import events as ev
 from persistence import repo
 from persistence.models import Chat, Game, GameStatus, Player, Seat, utcnow
 from shithead_bot.config import Settings
+from shithead_bot.service import ratings
 from shithead_bot.service.errors import (
     AlreadyOpenError,
     GameNotFoundError,
@@ -154,6 +155,7 @@ class GameTx:
     languages: dict[int, str] = field(default_factory=dict)  # seat number -> its player's Telegram language
     removed: set[int] = field(default_factory=set)  # seats removed for timing out (told once, not twice)
     notices: list[Notice] = field(default_factory=list)
+    finished: bool = False  # the game ended in this transaction: it is rated when it commits
 
     def seat_of(self, player_id: int) -> Seat | None:
         return next((s for s in self.seats if s.player_id == player_id), None)
@@ -286,6 +288,10 @@ class Core:
                 for n in tx.notices
             ],
         )
+        if tx.finished:
+            await ratings.record_game(
+                tx.session, game_id=tx.game.id or 0, chat_id=tx.game.chat_id, seats=tx.seats, when=tx.now
+            )
         return Result(tx.game.id or 0, tx.game.version, tx.notices, tx.game.status)
 
     async def player(self, session: AsyncSession, user: UserInfo) -> Player:

@@ -104,6 +104,7 @@ async def test_sigterm_finishes_the_update_in_hand_and_exits_0(
     await start_game(fake, duo)
     for player in duo:
         await player.press(await fake.wait_for(player.live_message, timeout=15), "✅ Ready")
+
     def playing() -> tuple[Player, SeenMessage] | None:
         for player in duo:
             message = player.live_message()
