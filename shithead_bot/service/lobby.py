@@ -8,7 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
 from engine import AnyRules, EngineError, rules_from_dict
-from engine.ai import LEVELS
+from engine.ai import DEFAULT_LEVEL, LEVELS, level_name
 from persistence import repo
 from persistence.models import Chat, Game, GameStatus, Player, Seat
 from shithead_bot.names import computer_name
@@ -26,8 +26,6 @@ from shithead_bot.service.errors import (
 from shithead_bot.service.notices import Announcement, NoticeKind
 from shithead_bot.service.turns import close, deal
 from shithead_bot.service.unit import Core, GameTx, Result, UserInfo
-
-DEFAULT_LEVEL = "heuristic"
 
 
 def rules_for(chat: Chat, kind: str | None = None, preset_name: str | None = None) -> tuple[AnyRules, str | None]:
@@ -263,8 +261,9 @@ async def _add_human(tx: GameTx, player: Player) -> None:
 
 
 async def _add_computer(tx: GameTx, level: str) -> None:
-    if level not in LEVELS:
+    if level not in LEVELS and level not in ("random", "heuristic"):
         raise ValueError(f"unknown computer level {level!r}")
+    level = level_name(level)
     _check_room(tx)
     used = {s.name for s in tx.seats}
     name = next(computer_name(i) for i in range(30) if f"🤖 {computer_name(i)}" not in used)

@@ -1,7 +1,8 @@
 """Skill ratings (openskill's Plackett-Luce model): each finished game is a full ranking — the
 winner first, the loser last, who left the game below everyone still in — and updates a rating per
-player in that chat and across chats. Computer players are rated per level (``c:hard``), which
-gives every human a scale. Ratings are rebuilt exactly from the finished games, in order.
+player in that chat and across chats. Computer players are rated per level (``c:hard``; older
+names count as their level's), which gives every human a scale. Ratings are rebuilt exactly from
+the finished games, in order.
 
 Several computers of one level in one game: each seat is rated from the level's rating, and the
 level takes the average of their results.
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from openskill.models import PlackettLuce
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from engine.ai import DEFAULT_LEVEL, level_name
 from persistence import repo
 from persistence.models import Seat
 
@@ -38,7 +40,9 @@ START = Skill(MODEL.mu, MODEL.sigma)
 
 
 def subject_of(seat: Seat) -> str:
-    return f"p:{seat.player_id}" if seat.player_id is not None else f"c:{seat.computer_level or 'heuristic'}"
+    return (
+        f"p:{seat.player_id}" if seat.player_id is not None else f"c:{level_name(seat.computer_level or DEFAULT_LEVEL)}"
+    )
 
 
 def rate(places: Sequence[tuple[str, int]], current: dict[str, Skill]) -> dict[str, Skill]:

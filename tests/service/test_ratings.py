@@ -19,10 +19,10 @@ def test_a_ranking_moves_ratings_in_its_order() -> None:
 
 
 def test_computers_of_one_level_share_a_rating() -> None:
-    after = rate([("p:1", 1), ("c:heuristic", 2), ("c:heuristic", 3)], {})
-    assert set(after) == {"p:1", "c:heuristic"}
-    alone = rate([("p:1", 1), ("c:heuristic", 3)], {})
-    assert after["c:heuristic"].mu > alone["c:heuristic"].mu  # one of the two came second
+    after = rate([("p:1", 1), ("c:normal", 2), ("c:normal", 3)], {})
+    assert set(after) == {"p:1", "c:normal"}
+    alone = rate([("p:1", 1), ("c:normal", 3)], {})
+    assert after["c:normal"].mu > alone["c:normal"].mu  # one of the two came second
 
 
 def test_a_better_player_gains_less_for_beating_a_weaker_one() -> None:
@@ -53,10 +53,10 @@ async def test_finished_games_are_rated_in_the_chat_and_overall_and_rebuild_exac
         clock.advance(minutes=5)
     before, changes = await stored(sessions)
     subjects = {(c, s) for c, s, *_ in before}
-    assert {(GROUP, f"p:{user(0).id}"), (OVERALL, f"p:{user(0).id}"), (OVERALL, "c:heuristic")} <= subjects
+    assert {(GROUP, f"p:{user(0).id}"), (OVERALL, f"p:{user(0).id}"), (OVERALL, "c:normal")} <= subjects
     overall = {s: games for c, s, _, _, games, _ in before if c == OVERALL}
     assert overall[f"p:{user(0).id}"] == 3
-    assert overall["c:heuristic"] == 3
+    assert overall["c:normal"] == 3
     assert changes == 2 * 3 * 3  # two scopes × three games × three subjects
     board = await service.chat_ratings(GROUP)
     assert [line.ordinal for line in board] == sorted((line.ordinal for line in board), reverse=True)
