@@ -8,6 +8,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from . import media
 from .markup import MarkupError, check_url, parse_html, trim
 from .model import JSON, MEMBER_STATUSES, Answer, ApiError, Chat, Message, Press, Version, bad_request
 from .updates import UpdateQueue, Webhook
@@ -26,6 +27,9 @@ API_METHODS = (
     "sendMessage",
     "editMessageText",
     "editMessageReplyMarkup",
+    "sendPhoto",
+    "editMessageMedia",
+    "editMessageCaption",
     "deleteMessage",
     "answerCallbackQuery",
     "setMyCommands",
@@ -101,6 +105,26 @@ def render_text(params: JSON) -> tuple[str, list[JSON], str]:
     source = params.get("text")
     if not isinstance(source, str) or not source:
         raise bad_request("message text is empty")
+    text, entities, source = _formatted(params, source, "entities")
+    if not text:
+        raise bad_request("message text is empty")
+    if len(text) > MAX_TEXT:
+        raise bad_request("message is too long")
+    return text, entities, source
+
+
+def render_caption(params: JSON) -> tuple[str, list[JSON], str]:
+    """A photo's caption (it may be empty), checked like a text, with the caption's limit."""
+    source = params.get("caption")
+    if not isinstance(source, str) or not source:
+        return "", [], ""
+    text, entities, source = _formatted(params, source, "caption_entities")
+    if len(text) > media.MAX_CAPTION:
+        raise bad_request("message caption is too long")
+    return text, entities, source
+
+
+def _formatted(params: JSON, source: str, entities_key: str) -> tuple[str, list[JSON], str]:
     mode = str(params.get("parse_mode") or "").lower()
     if mode == "html":
         try:
@@ -108,16 +132,12 @@ def render_text(params: JSON) -> tuple[str, list[JSON], str]:
         except MarkupError as exc:
             raise bad_request(f"can't parse entities: {exc}") from None
     elif mode == "":
-        text, entities, source = source, list(params.get("entities") or []), html.escape(source, quote=False)
+        text, entities, source = source, list(params.get(entities_key) or []), html.escape(source, quote=False)
     elif mode in ("markdown", "markdownv2"):
         raise bad_request(f"fake Telegram server: parse_mode {params['parse_mode']} is not implemented, use HTML")
     else:
         raise bad_request("unsupported parse_mode")
     text, entities = trim(text, entities)
-    if not text:
-        raise bad_request("message text is empty")
-    if len(text) > MAX_TEXT:
-        raise bad_request("message is too long")
     return text, entities, source
 
 
@@ -314,6 +334,7 @@ class BotApi:
 
     async def edit_message_text(self, params: JSON) -> JSON:
         message = self._editable(params)
+        media.require_text_message(message)
         text, entities, source = render_text(params)
         markup = parse_markup(params.get("reply_markup"))
         return self._replace(message, self.world.new_version(text, entities, html=source, markup=markup, kind="text"))
@@ -324,6 +345,47 @@ class BotApi:
         version = dataclasses.replace(
             message.current, seq=next(self.world.version_seq), markup=markup, date=int(time.time()), kind="markup"
         )
+        return self._replace(message, version)
+
+    async def send_photo(self, params: JSON) -> JSON:
+        chat = self.world.writable_chat(self._chat_id(params))
+        data = require(params, "photo")
+        photo, size = media.check_photo(media.known_photo(self.world, data) or data)
+        text, entities, source = render_caption(params)
+        markup = parse_markup(params.get("reply_markup"))
+        reply_to = self._reply_target(chat, params)
+        thread = self._thread(chat, params, reply_to)
+        silent = bool(params.get("disable_notification"))
+        version = self.world.new_version(
+            text, entities, html=source, markup=markup, silent=silent, photo=photo, photo_size=size
+        )
+        message = self.world.add_message(chat, self.world.bot.id, version, reply_to=reply_to, thread_id=thread)
+        return self.world.message_dict(message)
+
+    async def edit_message_media(self, params: JSON) -> JSON:
+        message = self._editable(params)
+        media.require_media_message(message)
+        spec = require(params, "media")
+        if not isinstance(spec, dict) or spec.get("type") != "photo":
+            raise bad_request("fake Telegram server: only photo media is implemented")
+        data = media.uploaded(params, spec)
+        photo, size = media.check_photo(media.known_photo(self.world, data) or data)
+        text, entities, source = render_caption({"parse_mode": spec.get("parse_mode"), **spec})
+        markup = parse_markup(params.get("reply_markup"))
+        version = self.world.new_version(
+            text, entities, html=source, markup=markup, kind="media", photo=photo, photo_size=size
+        )
+        return self._replace(message, version)
+
+    async def edit_message_caption(self, params: JSON) -> JSON:
+        message = self._editable(params)
+        media.require_media_message(message)
+        text, entities, source = render_caption(params)
+        markup = parse_markup(params.get("reply_markup"))
+        version = dataclasses.replace(
+            message.current, seq=next(self.world.version_seq), text=text, entities=entities, html=source,
+            markup=markup, date=int(time.time()), kind="caption",
+        )  # fmt: skip
         return self._replace(message, version)
 
     async def delete_message(self, params: JSON) -> bool:

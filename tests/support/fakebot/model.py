@@ -85,6 +85,8 @@ class SeenMessage:
     version: int = 0  # 0 for the message as first sent, then one more per edit
     silent: bool = False  # sent with disable_notification
     thread_id: int | None = None  # the forum topic it is in (None: General, or not a forum)
+    photo: bytes | None = None  # a photo message's image; ``text`` is then its caption
+    photo_size: tuple[int, int] | None = None
 
     @property
     def buttons(self) -> list[Button]:
@@ -189,11 +191,13 @@ class Version:
     entities: list[JSON]
     markup: JSON | None  # the inline keyboard markup, if any
     date: int
-    kind: str = "sent"  # sent, text (an editMessageText) or markup (an editMessageReplyMarkup)
+    kind: str = "sent"  # sent, text (editMessageText), markup (…ReplyMarkup), media (…Media) or caption
     silent: bool = False
+    photo: bytes | None = None  # a photo message's image (its text is then the caption)
+    photo_size: tuple[int, int] | None = None
 
-    def content(self) -> tuple[str, list[JSON], JSON | None]:
-        return self.text, self.entities, self.markup
+    def content(self) -> tuple[str, list[JSON], JSON | None, bytes | None]:
+        return self.text, self.entities, self.markup, self.photo
 
 
 @dataclass

@@ -63,6 +63,7 @@ JSON_FIELDS = frozenset(
         "link_preview_options",
         "reply_parameters",
         "caption_entities",
+        "media",
         "message_ids",
         "menu_button",
     }
@@ -122,7 +123,11 @@ async def read_params(request: web.Request) -> JSON:
         raw.update(body)
     elif request.can_read_body:
         form = await request.post()
-        raw.update({key: value for key, value in form.items() if isinstance(value, str)})
+        for key, value in form.items():  # an uploaded file (multipart) arrives as its bytes
+            if isinstance(value, web.FileField):
+                raw[key] = value.file.read()
+            else:
+                raw[key] = value if isinstance(value, str) else bytes(value)
     return {key: coerce(key, value) for key, value in raw.items()}
 
 

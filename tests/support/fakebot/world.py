@@ -5,6 +5,7 @@ import itertools
 import time
 from collections.abc import Iterator
 
+from .media import photo_sizes
 from .model import (
     JSON,
     Chat,
@@ -17,6 +18,8 @@ from .model import (
     keyboard_of,
     member_dict,
 )
+
+EDITS = ("text", "media", "caption")  # the kinds of version a user sees as "edited"
 
 
 class World:
@@ -144,9 +147,16 @@ class World:
         if message.service is not None:
             return {**data, **message.service}
         current = message.current
-        data["text"] = current.text
-        if current.entities:
-            data["entities"] = current.entities
+        if current.photo is not None and current.photo_size is not None:
+            data["photo"] = photo_sizes(current.photo, current.photo_size)
+            if current.text:
+                data["caption"] = current.text
+            if current.entities:
+                data["caption_entities"] = current.entities
+        else:
+            data["text"] = current.text
+            if current.entities:
+                data["entities"] = current.entities
         if current.markup:
             data["reply_markup"] = current.markup
         if len(message.versions) > 1:
@@ -172,13 +182,15 @@ class World:
             text=version.text,
             html=version.html,
             keyboard=keyboard_of(version.markup),
-            edited=any(v.kind == "text" for v in message.versions[: number + 1]),
+            edited=any(v.kind in EDITS for v in message.versions[: number + 1]),
             from_bot=message.sender_id == self.bot.id,
             date=version.date,
             sender_id=message.sender_id,
             version=number,
             silent=version.silent,
             thread_id=message.thread_id,
+            photo=version.photo,
+            photo_size=version.photo_size,
         )
 
     def current_messages(self, chat: Chat) -> list[SeenMessage]:
