@@ -126,10 +126,10 @@ async def get_game_and_chat(
     return None if row is None else (row[0], row[1])
 
 
-async def set_game_messages(*, session: AsyncSession, game_id: int, **message_ids: int | None) -> None:
-    """Remember the lobby/table message ids, or the topic the game lives in (no version bump:
-    buttons stay valid)."""
-    allowed = {"lobby_message_id", "table_message_id", "message_thread_id"}
+async def set_game_messages(*, session: AsyncSession, game_id: int, **message_ids: int | bool | None) -> None:
+    """Remember the lobby/table message ids (and whether the table is a photo), or the topic the
+    game lives in (no version bump: buttons stay valid)."""
+    allowed = {"lobby_message_id", "table_message_id", "table_is_picture", "message_thread_id"}
     if not set(message_ids) <= allowed:
         raise ValueError(f"not a message id column: {set(message_ids) - allowed}")
     await session.execute(update(Game).where(col(Game.id) == game_id).values(**message_ids))

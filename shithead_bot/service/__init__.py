@@ -27,10 +27,19 @@ from shithead_bot.service.notices import Announcement, Notice, NoticeKind, Remin
 from shithead_bot.service.outbox import Outbox, Sender
 from shithead_bot.service.queries import PlayerGame
 from shithead_bot.service.schedule import QuietHours
-from shithead_bot.service.snapshot import ChatSnapshot, GameInfo, GameRecord, GameSnapshot, MoveLine, SeatSnapshot
+from shithead_bot.service.snapshot import (
+    TABLE_STYLES,
+    ChatSnapshot,
+    GameInfo,
+    GameRecord,
+    GameSnapshot,
+    MoveLine,
+    SeatSnapshot,
+)
 from shithead_bot.service.unit import Result, UserInfo
 
 __all__ = [
+    "TABLE_STYLES",
     "AlreadyDoneError",
     "AlreadyJoinedError",
     "AlreadyOpenError",

@@ -12,12 +12,13 @@ from persistence import repo
 from persistence.models import Chat
 from shithead_bot.service.errors import GameNotFoundError
 from shithead_bot.service.lobby import rules_for
-from shithead_bot.service.snapshot import ACTIVE, ChatSnapshot
+from shithead_bot.service.snapshot import ACTIVE, TABLE_STYLES, ChatSnapshot
 from shithead_bot.service.turns import pause
 from shithead_bot.service.unit import Core, Result, UserInfo
 
 CHAT_SETTINGS = frozenset(
     {
+        "table_style",
         "game_kind",
         "preset",
         "house_rules",
@@ -76,6 +77,8 @@ async def update_chat(core: Core, chat_id: int, **settings: object) -> ChatSnaps
         for key, value in settings.items():
             if key not in CHAT_SETTINGS:
                 raise ValueError(f"no chat setting {key!r}")
+            if key == "table_style" and value not in TABLE_STYLES:
+                raise ValueError(f"the table is {' or '.join(TABLE_STYLES)}, not {value!r}")
             setattr(chat, key, value)
         chat.updated_at = core.clock()
         return ChatSnapshot.of(chat)

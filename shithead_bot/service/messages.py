@@ -7,8 +7,9 @@ from persistence import repo
 from shithead_bot.service.unit import Core
 
 
-async def record_game_messages(core: Core, game_id: int, **message_ids: int | None) -> None:
-    """Remember the lobby/table message ids the front end keeps editing."""
+async def record_game_messages(core: Core, game_id: int, **message_ids: int | bool | None) -> None:
+    """Remember the lobby/table message ids the front end keeps editing (``table_is_picture``: the
+    table message is a photo)."""
     async with core.transaction() as session:
         await repo.set_game_messages(session=session, game_id=game_id, **message_ids)
 

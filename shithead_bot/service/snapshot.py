@@ -57,6 +57,10 @@ class SeatSnapshot:
         )
 
 
+TABLE_STYLES = ("picture", "text")  # a chat's table message: a photo with a caption, or text
+TABLE_TEXT = "text"
+
+
 @dataclass(frozen=True)
 class ChatSnapshot:
     id: int
@@ -71,6 +75,11 @@ class ChatSnapshot:
     deadlines_skip_quiet: bool = False
     language: str | None = None
     table_style: str = "picture"
+
+    @property
+    def table_is_picture(self) -> bool:
+        """Does this chat want its table as a picture (the default) rather than text?"""
+        return self.table_style != TABLE_TEXT
 
     @classmethod
     def of(cls, chat: Chat) -> ChatSnapshot:
@@ -115,6 +124,7 @@ class GameInfo:
     lobby_message_id: int | None
     table_message_id: int | None
     message_thread_id: int | None  # the forum topic the game lives in (None: the chat, or General)
+    table_is_picture: bool = False  # the table message is a photo (edited with editMessageMedia)
 
     @classmethod
     def of(cls, game: Game) -> GameInfo:
@@ -140,6 +150,7 @@ class GameInfo:
             game.lobby_message_id,
             game.table_message_id,
             game.message_thread_id,
+            game.table_is_picture,
         )
 
 

@@ -5,9 +5,10 @@ not modified" is success, a message gone is None, a player who blocked the bot i
 from __future__ import annotations
 
 import logging
+from collections.abc import Coroutine
 from typing import Any
 
-from telegram import Bot, Message
+from telegram import Bot, InputFile, InputMediaPhoto, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden
 
@@ -17,6 +18,7 @@ log = logging.getLogger(__name__)
 
 NOT_MODIFIED = "message is not modified"
 NOT_FOUND = ("message to edit not found", "message can't be edited", "message_id_invalid")
+MAX_CAPTION = 1024
 
 
 TOPIC_GONE = ("message thread not found", "topic_closed", "topic_deleted", "thread not found")
@@ -56,6 +58,57 @@ class BotApi:
             if not private:
                 raise
             raise PlayerUnreachableError(str(exc)) from exc
+
+    async def send_photo(self, chat_id: int, png: bytes, caption: Rendered, *, thread_id: int | None = None) -> Message:
+        """A new photo message with an HTML caption and buttons (in forum topic ``thread_id``)."""
+        try:
+            return await self.bot.send_photo(
+                chat_id,
+                InputFile(png, filename="table.png"),
+                caption=fit_lines(caption.text.split("\n"), limit=MAX_CAPTION),
+                parse_mode=ParseMode.HTML,
+                reply_markup=caption.markup,
+                message_thread_id=thread_id,
+            )
+        except BadRequest as exc:
+            if thread_id is not None and any(reason in str(exc).lower() for reason in TOPIC_GONE):
+                raise TopicGoneError(str(exc)) from exc
+            raise
+
+    async def edit_photo(self, chat_id: int, message_id: int, png: bytes, caption: Rendered) -> Any:
+        """Replace a photo message's picture, caption and buttons; True if done or unchanged, None
+        if the message is gone."""
+        media = InputMediaPhoto(
+            png,  # bytes: PTB uploads them as a multipart part the media points to (attach://)
+            filename="table.png",
+            caption=fit_lines(caption.text.split("\n"), limit=MAX_CAPTION),
+            parse_mode=ParseMode.HTML,
+        )
+        return await self._edited(self.bot.edit_message_media(media, chat_id, message_id, reply_markup=caption.markup))
+
+    async def edit_caption(self, chat_id: int, message_id: int, caption: Rendered) -> Any:
+        """Only the caption and buttons of a photo message (its picture stays); as :meth:`edit_photo`."""
+        call = self.bot.edit_message_caption(
+            chat_id,
+            message_id,
+            caption=fit_lines(caption.text.split("\n"), limit=MAX_CAPTION),
+            parse_mode=ParseMode.HTML,
+            reply_markup=caption.markup,
+        )
+        return await self._edited(call)
+
+    @staticmethod
+    async def _edited(call: Coroutine[Any, Any, Any]) -> Any:
+        try:
+            await call
+        except BadRequest as exc:
+            text = str(exc).lower()
+            if NOT_MODIFIED in text:
+                return True
+            if any(reason in text for reason in NOT_FOUND):
+                return None
+            raise
+        return True
 
     async def edit(self, chat_id: int, message_id: int, rendered: Rendered, *, private: bool = False) -> Any:
         """Edit in place; True if done or unchanged, None if the message is gone."""

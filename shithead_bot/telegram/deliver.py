@@ -14,6 +14,7 @@ link; a migrated group is followed; a group that removed the bot pauses its game
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Coroutine, Sequence
@@ -32,6 +33,7 @@ from shithead_bot.telegram.botapi import BotApi, PlayerUnreachableError, TopicGo
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.ratelimit import retry_seconds
 from shithead_bot.telegram.render import Page, Rendered, announce, lobby, private, table
+from shithead_bot.telegram.render import photo as photos
 
 log = logging.getLogger(__name__)
 
@@ -273,15 +275,61 @@ class Delivery:
             await self.service.record_game_messages(game.id, lobby_message_id=message.message_id)
 
     async def _table(self, b: Batch) -> None:
+        """The group's table, edited in place: a photo with a caption where the chat wants a picture
+        (a picture that cannot be drawn or uploaded gives the text table for that edit), else text."""
+        self._table_edited[b.game.game.id] = time.monotonic()
+        page = self.page_for(b.game)
+        if b.game.chat.table_is_picture:
+            photo = await self._draw(page)
+            if photo is not None and await self._table_photo(b, photo):
+                return
+        await self._table_text(b, table.table(page))
+
+    async def _draw(self, page: Page) -> photos.Photo | None:
+        try:
+            return await asyncio.to_thread(photos.table_photo, page)  # a few ms of CPU, off the loop
+        except Exception:
+            log.exception("game %s: the table picture could not be drawn; the text table instead", page.game_id)
+            return None
+
+    async def _table_photo(self, b: Batch, photo: photos.Photo) -> bool:
+        """Edit the table photo, or post one (replacing a text table); False if Telegram refused it."""
         game = b.game.game
-        self._table_edited[game.id] = time.monotonic()
-        rendered = table.table(self.page_for(b.game))
-        if game.table_message_id and await self.api.edit(b.game.chat.id, game.table_message_id, rendered):
+        png = photo.picture.png
+        try:
+            editable = game.table_message_id is not None and game.table_is_picture
+            if editable and await self.api.edit_photo(b.game.chat.id, game.table_message_id or 0, png, photo.caption):
+                return True
+            message = await self._send_group(b, photo.caption, png=png)
+        except BadRequest as exc:
+            log.warning("game %s: the table picture was refused (%s); the text table instead", game.id, exc)
+            return False
+        if message is not None:
+            await self._table_posted(b, message.message_id, picture=True)
+        return True
+
+    async def _table_text(self, b: Batch, rendered: Rendered) -> None:
+        game, chat = b.game.game, b.game.chat
+        if game.table_message_id and game.table_is_picture and chat.table_is_picture:
+            # the picture failed this once: the photo keeps its picture and shows the text as caption
+            edited = await self.api.edit_caption(chat.id, game.table_message_id, rendered)
+        elif game.table_message_id and not game.table_is_picture:
+            edited = await self.api.edit(chat.id, game.table_message_id, rendered)
+        else:
+            edited = None
+        if edited:
             return
         message = await self._send_group(b, rendered)
         if message is not None:
-            b.game = b.game.with_game(table_message_id=message.message_id)
-            await self.service.record_game_messages(game.id, table_message_id=message.message_id)
+            await self._table_posted(b, message.message_id, picture=False)
+
+    async def _table_posted(self, b: Batch, message_id: int, *, picture: bool) -> None:
+        """A new table message: remember it; the one it replaces (of the other kind) is deleted."""
+        game = b.game.game
+        if game.table_message_id and game.table_message_id != message_id:
+            await self.api.delete(b.game.chat.id, game.table_message_id)
+        b.game = b.game.with_game(table_message_id=message_id, table_is_picture=picture)
+        await self.service.record_game_messages(game.id, table_message_id=message_id, table_is_picture=picture)
 
     async def _announce(self, b: Batch, notice: Notice) -> None:
         rendered = announce.announce(self.page_for(b.game), notice)
@@ -291,23 +339,28 @@ class Delivery:
     async def _contact(self, b: Batch, number: int) -> None:
         await self._send_group(b, private.contact(self.page_for(b.game), b.seat(number)))
 
-    async def _send_group(self, b: Batch, rendered: Rendered) -> Message | None:
-        """A new message in the game's chat (in its forum topic); follows a migration; a topic
-        closed or deleted mid-game moves the game to General, once, saying so; None if the bot was
-        removed."""
+    async def _send_group(self, b: Batch, rendered: Rendered, *, png: bytes | None = None) -> Message | None:
+        """A new message in the game's chat (in its forum topic; a photo with ``rendered`` as its
+        caption when ``png`` is given); follows a migration; a topic closed or deleted mid-game
+        moves the game to General, once, saying so; None if the bot was removed."""
         try:
-            return await self.api.send(b.game.chat.id, rendered, thread_id=b.game.game.message_thread_id)
+            return await self._post(b.game.chat.id, rendered, b.game.game.message_thread_id, png)
         except TopicGoneError as exc:
             log.warning("game %s: its topic is gone (%s); it goes on in General", b.game.game.id, exc)
             await self.service.record_game_messages(b.game.game.id, message_thread_id=None)
             b.game = b.game.with_game(message_thread_id=None)
             await self.api.send(b.game.chat.id, announce.topic_gone(self.page_for(b.game)))
-            return await self.api.send(b.game.chat.id, rendered)
+            return await self._post(b.game.chat.id, rendered, None, png)
         except ChatMigrated as exc:
             await self.service.migrate_chat(b.game.chat.id, exc.new_chat_id)
             b.game = b.game.with_chat(id=exc.new_chat_id)
-            return await self.api.send(exc.new_chat_id, rendered, thread_id=b.game.game.message_thread_id)
+            return await self._post(exc.new_chat_id, rendered, b.game.game.message_thread_id, png)
         except Forbidden as exc:
             log.warning("chat %s: bot cannot post (%s); pausing its game", b.game.chat.id, exc)
             await self.service.bot_removed(b.game.chat.id)
             return None
+
+    async def _post(self, chat_id: int, rendered: Rendered, thread_id: int | None, png: bytes | None) -> Message:
+        if png is None:
+            return await self.api.send(chat_id, rendered, thread_id=thread_id)
+        return await self.api.send_photo(chat_id, png, rendered, thread_id=thread_id)

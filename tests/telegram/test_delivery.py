@@ -35,6 +35,10 @@ class RecordingBot:
     async def edit_message_reply_markup(self, *args: Any, **kwargs: Any) -> bool:
         return True
 
+    async def send_photo(self, chat_id: int, photo: Any, caption: str = "", **_: Any) -> Message:
+        self.sent.append((chat_id, caption))
+        return Message(next(self.ids))
+
 
 async def test_private_messages_follow_each_players_language(
     sessions: async_sessionmaker[AsyncSession], clock: FakeClock

@@ -8,7 +8,7 @@ from telegram.ext import ContextTypes
 
 from engine import PRESETS, EngineError
 from shithead_bot.i18n import available_languages
-from shithead_bot.service import ChatSnapshot, ServiceError
+from shithead_bot.service import TABLE_STYLES, ChatSnapshot, ServiceError
 from shithead_bot.telegram import keyboards
 from shithead_bot.telegram.callback_data import Action, Button, TurnChoice
 from shithead_bot.telegram.context import BotContext, bot_context, is_chat_admin, is_private, texts
@@ -69,6 +69,8 @@ async def change(ctx: BotContext, chat_id: int, key: str, values: list[str]) -> 
         return await service.add_house_rule(chat_id, rule, value)
     if key == "rules" and values == ["clear"]:
         return await service.update_chat(chat_id, house_rules={})
+    if key == "table" and len(values) == 1 and values[0] in TABLE_STYLES:
+        return await service.update_chat(chat_id, table_style=values[0])
     if key == "language" and len(values) == 1 and values[0] in [*available_languages(), "auto"]:
         return await service.update_chat(chat_id, language=None if values[0] == "auto" else values[0])
     raise SettingError(f"I cannot read /settings {key[:20]} {' '.join(values)[:40]}")

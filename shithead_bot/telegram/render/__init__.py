@@ -1,6 +1,7 @@
 """Texts rendered from snapshots — from views, never from raw states — so a message built for one
 reader holds only what that reader may know. One module per message: ``lobby``, ``table``,
-``private``, ``announce``, ``rules``; what they share is in ``common``. HTML parse mode; every name
+``private``, ``announce``, ``rules``, and ``photo`` for the table as a picture; what they share is
+in ``common``. HTML parse mode; every name
 is escaped."""
 
 from shithead_bot.telegram.render.common import MAX_TEXT, Page, Rendered, esc, fit_lines, relative, rows, visible_length
