@@ -26,6 +26,7 @@ from shithead_bot.service.facade import GameService
 from shithead_bot.service.notices import Announcement, Notice, NoticeKind, Reminder
 from shithead_bot.service.outbox import Outbox, Sender
 from shithead_bot.service.queries import PlayerGame
+from shithead_bot.service.ratings import OVERALL
 from shithead_bot.service.schedule import QuietHours
 from shithead_bot.service.snapshot import (
     TABLE_STYLES,
@@ -36,9 +37,11 @@ from shithead_bot.service.snapshot import (
     MoveLine,
     SeatSnapshot,
 )
+from shithead_bot.service.standings import RatingLine, plays_like
 from shithead_bot.service.unit import Result, UserInfo
 
 __all__ = [
+    "OVERALL",
     "TABLE_STYLES",
     "AlreadyDoneError",
     "AlreadyJoinedError",
@@ -63,6 +66,7 @@ __all__ = [
     "QuietHours",
     "QuietHoursError",
     "RateLimitedError",
+    "RatingLine",
     "Reminder",
     "Result",
     "SeatSnapshot",
@@ -72,4 +76,5 @@ __all__ = [
     "TooFewPlayersError",
     "UserInfo",
     "WrongStateError",
+    "plays_like",
 ]

@@ -66,7 +66,6 @@ class GameService(Core):
     moves = queries.moves
     record = queries.record
     rebuild = queries.rebuild
-    leaderboard = queries.leaderboard
     player_record = queries.player_record
     games_per_preset = queries.games_per_preset
     chat_ratings = standings.chat_ratings

@@ -105,12 +105,6 @@ async def ping(core: Core) -> None:
         await repo.ping(session=session)
 
 
-async def leaderboard(core: Core, chat_id: int, min_games: int = 3) -> list[repo.StatsRow]:
-    """A chat's players with at least ``min_games`` finished games, best average place first."""
-    async with core.sessions() as session:
-        return await repo.chat_leaderboard(session=session, chat_id=chat_id, min_games=min_games)
-
-
 async def player_record(core: Core, player_id: int) -> repo.StatsRow | None:
     """A player's finished games across every chat."""
     async with core.sessions() as session:

@@ -38,6 +38,14 @@ class RatingLine:
         return self.subject[2:] if self.subject.startswith("c:") else None
 
 
+def plays_like(player: RatingLine, computers: Sequence[RatingLine]) -> str | None:
+    """The computer level whose skill is nearest this player's (a scale every human understands)."""
+    rated = [c for c in computers if c.level is not None]
+    if not rated:
+        return None
+    return min(rated, key=lambda c: abs(c.mu - player.mu)).level
+
+
 async def chat_ratings(core: Core, chat_id: int, limit: int = 20) -> list[RatingLine]:
     """A chat's leaderboard (``OVERALL``: across chats), best first; computers included."""
     async with core.sessions() as session:

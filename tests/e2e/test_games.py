@@ -51,9 +51,15 @@ async def test_one_human_and_two_computers(fake: FakeTelegram, bot: BotProcess, 
     text = await finish_and_audit(fake, bot, alice, game_id)
     assert "🤖" in text
     await alice[0].command("/stats")
-    await fake.wait_for(lambda: find(fake, GROUP, alice[0].user_id, "Games played: standard 1") is not None, timeout=15)
+    board = await fake.wait_for(lambda: find(fake, GROUP, alice[0].user_id, "Games played: standard 1"), timeout=15)
+    assert "Ratings" in board.text
+    assert "Alice" in board.text
+    assert "computer (normal)" in board.text
     await alice[0].command("/stats", chat_id=alice[0].user_id)
     record = await fake.wait_for(lambda: find(fake, alice[0].user_id, alice[0].user_id, "Your record"), timeout=15)
+    assert "Your ratings" in record.text
+    assert "Overall" in record.text
+    assert "You play like the normal computer." in record.text
     assert "1 games" in record.text
 
 

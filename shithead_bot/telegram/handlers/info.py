@@ -10,11 +10,12 @@ from telegram.constants import ParseMode
 from telegram.error import Forbidden
 from telegram.ext import ContextTypes
 
+from shithead_bot.service import OVERALL
 from shithead_bot.telegram import keyboards
 from shithead_bot.telegram.callback_data import BadCallbackError
 from shithead_bot.telegram.context import bot_context, is_private, language_of, texts, user_info
 from shithead_bot.telegram.handlers import lobby, play
-from shithead_bot.telegram.render.info import games_text, help_text, leaderboard_text, record_text
+from shithead_bot.telegram.render.info import games_text, help_text, my_ratings_text, ratings_text
 from shithead_bot.telegram.render.rules import rules_text
 from shithead_bot.telegram.replies import reply
 
@@ -84,18 +85,20 @@ async def games(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/stats: in a group, its leaderboard (3 finished games to be ranked) and its games per preset;
-    in private, your own record across every chat."""
+    """/stats: in a group, its players by rating and its games per preset; in private, your rating
+    in each chat and overall with its trend, and your record."""
     ctx = bot_context(context)
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
     t = texts(update)
     if is_private(chat):
-        await reply(update, record_text(await ctx.service.player_record(user.id), t))
+        mine = await ctx.service.player_ratings(user.id)
+        computers = [r for r in await ctx.service.chat_ratings(OVERALL) if r.level is not None]
+        await reply(update, my_ratings_text(mine, computers, await ctx.service.player_record(user.id), t))
         return
-    board = await ctx.service.leaderboard(chat.id)
-    await reply(update, leaderboard_text(board, await ctx.service.games_per_preset(chat.id), t))
+    board = await ctx.service.chat_ratings(chat.id)
+    await reply(update, ratings_text(board, await ctx.service.games_per_preset(chat.id), t))
 
 
 async def unknown_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

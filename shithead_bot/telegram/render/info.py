@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from persistence.repo import PresetRow, StatsRow
 from shithead_bot.i18n import N_
-from shithead_bot.service import PlayerGame
+from shithead_bot.service import PlayerGame, RatingLine, plays_like
 from shithead_bot.telegram.render.common import esc
 
 COMMANDS = [
@@ -56,16 +56,57 @@ def record_text(mine: StatsRow | None, t: gettext.NullTranslations) -> str:
     ).format(games=mine.games, wins=mine.firsts, losers=mine.losers, average=mine.average_place)
 
 
-def leaderboard_text(board: Sequence[StatsRow], presets: Sequence[PresetRow], t: gettext.NullTranslations) -> str:
-    _ = t.gettext
-    lines = (
-        [_("🏆 <b>Leaderboard</b> (average place, wins, times loser)")]
-        if board
-        else [_("No leaderboard yet: it takes 3 finished games per player.")]
-    )
-    for i, row in enumerate(board, 1):
-        lines.append(f"{i}. {esc(row.name)} — {row.average_place:.2f} · {row.firsts}/{row.games} · 💩{row.losers}")
+def ratings_text(board: Sequence[RatingLine], presets: Sequence[PresetRow], t: gettext.NullTranslations) -> str:
+    """A group's /stats: the players (and computer levels) by rating, best first."""
+    _, _n = t.gettext, t.ngettext
+    if not board:
+        lines = [_("No rated game yet: every finished game here rates its players.")]
+    else:
+        lines = [
+            _("🏆 <b>Ratings</b> (skill ± uncertainty · games · times the loser)"),
+            *(
+                f"{i}. {esc(_level_name(line, t))} — {line.ordinal:.1f} ±{line.sigma:.1f} · "
+                + _n("{n} game", "{n} games", line.games).format(n=line.games)
+                + f" · 💩{line.losses}"
+                for i, line in enumerate(board, 1)
+            ),
+            _("A rating is the skill minus three times its uncertainty: it grows as you play and win."),
+        ]
     if presets:
         played = " · ".join(f"{esc(p.preset)} {p.games}" for p in presets)
         lines.append(_("Games played: {presets}").format(presets=played))
     return "\n".join(lines)
+
+
+def my_ratings_text(
+    mine: Sequence[RatingLine], computers: Sequence[RatingLine], record: StatsRow | None, t: gettext.NullTranslations
+) -> str:
+    """A player's /stats in private: their rating in each chat and overall, its trend, and the
+    computer level they play like."""
+    _, _n = t.gettext, t.ngettext
+    if not mine:
+        return _("No finished game yet.")
+    lines = [_("🏆 <b>Your ratings</b>")]
+    for line in sorted(mine, key=lambda r: (r.chat_id == 0, r.chat_title)):
+        where = _("Overall") if line.chat_id == 0 else esc(line.chat_title or _("private game"))
+        games = _n("{n} game", "{n} games", line.games).format(n=line.games)
+        trend = f" · {'▲' if line.trend > 0 else '▼'} {abs(line.trend):.1f}" if line.trend else ""
+        lines.append(f"{where}: {line.ordinal:.1f} ±{line.sigma:.1f} · {games}{trend}")
+    overall = next((r for r in mine if r.chat_id == 0), None)
+    level = plays_like(overall, computers) if overall is not None else None
+    if level is not None:
+        lines.append(_("You play like the {level} computer.").format(level=level_label(level, t)))
+    if record is not None:
+        lines.append(record_text(record, t))
+    return "\n".join(lines)
+
+
+def level_label(level: str, t: gettext.NullTranslations) -> str:
+    labels = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
+    return t.gettext(labels.get(level, level))
+
+
+def _level_name(line: RatingLine, t: gettext.NullTranslations) -> str:
+    if line.level is None:
+        return line.name
+    return t.gettext("🤖 computer ({level})").format(level=level_label(line.level, t))
