@@ -21,6 +21,10 @@ async def finish_and_audit(fake: FakeTelegram, bot: BotProcess, players: list[Pl
     assert over is not None
     assert over.button("🔁 Rematch") is not None
     await fake.wait_for(lambda: not table_message(fake, GROUP, players[0].user_id).keyboard, timeout=15)
+    final = table_message(fake, GROUP, players[0].user_id)
+    if final.photo is not None:  # the picture table ends as a picture of the ranking
+        assert "is the" in final.text or "win" in final.text
+        assert fake.call_counts().get("editMessageMedia", 0) > 0
     secrets = await secret_cards(bot.database_url, game_id)
     owner_chat = {seat: p.user_id for seat, p in enumerate(players)}
     texts = [(m.chat_id, m.text) for chat in [GROUP, *(p.user_id for p in players)] for m in fake.history(chat)]
@@ -38,7 +42,9 @@ async def test_three_players_from_newgame_to_ranking(
     game_id = await start_game(fake, trio, args=preset)
     table = table_message(fake, GROUP, trio[0].user_id)
     assert "Swap phase" in table.text
+    assert table.photo is not None  # the default table is a picture with a caption
     text = await finish_and_audit(fake, bot, trio, game_id)
+    assert table_message(fake, GROUP, trio[0].user_id).photo is not None
     assert text.count("\n") >= 4  # title, three places, the loser
     title = "ShitSmelly Head" if preset == "smelly" else "Shithead"
     assert f"is the {title}!" in text
@@ -47,8 +53,14 @@ async def test_three_players_from_newgame_to_ranking(
 async def test_one_human_and_two_computers(fake: FakeTelegram, bot: BotProcess, players: list[Player]) -> None:
     alice = players[:1]
     await start_all(fake, alice)
+    await alice[0].command("/settings table text")  # Alice is the group's admin
+    await fake.wait_for(lambda: find(fake, GROUP, alice[0].user_id, "Table: text"), timeout=15)
     game_id = await start_game(fake, alice, computers=2)
+    table = table_message(fake, GROUP, alice[0].user_id)
+    assert table.photo is None
+    assert "Stock:" in table.text or "Swap phase" in table.text
     text = await finish_and_audit(fake, bot, alice, game_id)
+    assert table_message(fake, GROUP, alice[0].user_id).photo is None
     assert "🤖" in text
     await alice[0].command("/stats")
     board = await fake.wait_for(lambda: find(fake, GROUP, alice[0].user_id, "Games played: standard 1"), timeout=15)
