@@ -88,10 +88,15 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 def _migrate(args: argparse.Namespace) -> int:
     from persistence.migrate import current_revision, upgrade
+    from shithead_bot.runner import database_problem, fail
 
     settings = _settings(args)
-    upgrade(settings.database_url)
-    print(f"database at revision {current_revision(settings.database_url)}")
+    try:
+        upgrade(settings.database_url)
+        revision = current_revision(settings.database_url)
+    except Exception as exc:  # a broken URL or a server that does not answer: one line, like `run`
+        return fail(database_problem(exc))
+    print(f"database at revision {revision}")
     return 0
 
 
