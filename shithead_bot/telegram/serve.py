@@ -18,6 +18,7 @@ from telegram import Update
 from telegram.ext import Application
 
 from shithead_bot.config import Settings
+from shithead_bot.redact import install_redaction
 from shithead_bot.telegram.context import KEY, BotContext
 from shithead_bot.telegram.startup import webhook_secret
 from shithead_bot.telegram.web import WebServer
@@ -38,6 +39,8 @@ async def serve(app: Application, settings: Settings, token: str) -> None:
         loop.add_signal_handler(sig, stop.set)
     webhook = bool(settings.webhook_url)
     secret = webhook_secret(settings, token) if webhook else None
+    if secret is not None:
+        install_redaction(secret)
     web = WebServer(app, settings, webhook_path=webhook_path(token) if webhook else None, secret=secret)
     async with app:
         assert app.post_init is not None
