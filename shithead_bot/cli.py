@@ -1,4 +1,5 @@
-"""The ``shithead-bot`` command: ``play`` in the terminal, ``migrate`` the database, ``run`` the bot."""
+"""The ``shithead-bot`` command: ``play`` in the terminal, ``migrate`` the database, ``run`` the bot;
+and for operators ``backup``, ``export``, ``replay``, ``ratings``, ``config`` and ``health``."""
 
 from __future__ import annotations
 
@@ -7,9 +8,12 @@ import random
 import sys
 from collections.abc import Sequence
 
+from pydantic import ValidationError
+
 from engine import GAME_KINDS, PRESETS, AnyRules, EngineError, NeighborRules, preset
 from engine.ai import ALIASES, DEFAULT_LEVEL, LEVELS
 from engine.rules import DEFAULT_PRESET
+from shithead_bot import cli_data, cli_ops
 from shithead_bot.config import Settings
 
 
@@ -60,6 +64,8 @@ def parser() -> argparse.ArgumentParser:
     _play_parser(sub)
     _run_parser(sub)
     _migrate_parser(sub)
+    cli_data.add_parsers(sub)
+    cli_ops.add_parsers(sub)
     return p
 
 
@@ -106,13 +112,29 @@ def _run(args: argparse.Namespace) -> int:
     return run(_settings(args), migrate=not args.no_migrate)
 
 
+def setting_problem(exc: ValidationError) -> str:
+    """The first wrong setting, named as its environment variable (its value is not repeated)."""
+    error = exc.errors()[0]
+    name = ".".join(str(part) for part in error["loc"]).upper() or "a setting"
+    return f"{name}: {error['msg']}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    commands = {"play": _play, "run": _run, "migrate": _migrate}
+    commands = {
+        "play": _play,
+        "run": _run,
+        "migrate": _migrate,
+        **cli_data.commands(_settings),
+        **cli_ops.commands(_settings),
+    }
     try:
         return commands[args.command](args)
     except EngineError as exc:
         print(f"shithead-bot: {exc}", file=sys.stderr)
+        return 2
+    except ValidationError as exc:  # a setting that is not what it should be, e.g. PORT=abc
+        print(f"shithead-bot: {setting_problem(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -108,3 +108,11 @@ async def test_no_migrate_on_a_missing_database_leaves_no_file(tmp_path: Path) -
     assert code == 2
     assert "run `shithead-bot migrate` first" in err
     assert os.listdir(tmp_path) == []
+
+
+async def test_a_setting_of_the_wrong_type_is_one_line() -> None:
+    code, _, err = await cli("run", env={"PORT": "abc", "TELEGRAM_BOT_TOKEN": "123456:TEST-TOKEN"})
+    assert code == 2
+    assert err.strip().splitlines() == [
+        "shithead-bot: PORT: Input should be a valid integer, unable to parse string as an integer"
+    ]
