@@ -50,6 +50,7 @@ def _run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--listen", help="webhook mode: address to listen on (default 0.0.0.0)")
     p.add_argument("--port", type=int, help="webhook mode: port to listen on (default 8443)")
     p.add_argument("--secret-token", help="webhook mode: the X-Telegram-Bot-Api-Secret-Token to require")
+    p.add_argument("--metrics-port", type=int, help="polling mode: serve /healthz and /metrics on this port")
     p.add_argument("--no-migrate", action="store_true", help="refuse to start on an out-of-date schema")
 
 
@@ -88,6 +89,7 @@ def _settings(args: argparse.Namespace) -> Settings:
         "listen": getattr(args, "listen", None),
         "port": getattr(args, "port", None),
         "secret_token": getattr(args, "secret_token", None),
+        "metrics_port": getattr(args, "metrics_port", None),
     }
     return Settings(**{k: v for k, v in overrides.items() if v is not None})
 

@@ -218,3 +218,10 @@ def test_health_asks_the_bot_s_own_endpoint(status: int, code: int) -> None:
     assert done.returncode == code, done.stderr
     expected = "ok" if status == 200 else "failing: database"
     assert done.stdout.strip() == f"http://127.0.0.1:{port}/healthz: {expected}"
+
+
+def test_run_takes_the_metrics_port_the_readme_names() -> None:
+    from shithead_bot.cli import _settings, parser
+
+    args = parser().parse_args(["run", "--metrics-port", "9090"])
+    assert _settings(args).metrics_port == 9090
