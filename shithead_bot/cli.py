@@ -1,5 +1,5 @@
-"""The ``shithead-bot`` command: ``play`` in the terminal, ``migrate`` the database, ``run`` the bot;
-and for operators ``backup``, ``export``, ``replay``, ``ratings``, ``config`` and ``health``."""
+"""The shithead-bot command: play in the terminal, migrate the database, run the bot; and for
+operators backup, export, replay, ratings, config and health."""
 
 from __future__ import annotations
 
