@@ -14,9 +14,9 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, make_url
 
-from persistence.db import make_engine
+from persistence.db import is_sqlite, make_engine
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -43,8 +43,19 @@ def upgrade(url: str, revision: str = "head") -> None:
     command.upgrade(alembic_config(url), revision)
 
 
+def missing_sqlite_file(url: str) -> bool:
+    """A SQLite URL whose file does not exist (opening it would create an empty one)."""
+    if not is_sqlite(url):
+        return False
+    database = make_url(url).database
+    return database not in (None, "", ":memory:") and not Path(str(database)).exists()
+
+
 def current_revision(url: str) -> str | None:
-    """The revision the database is at (None for an empty database)."""
+    """The revision the database is at (None for an empty database, or a SQLite file that is not
+    there — which this leaves uncreated)."""
+    if missing_sqlite_file(url):
+        return None
 
     def read(connection: Connection) -> str | None:
         return MigrationContext.configure(connection).get_current_revision()

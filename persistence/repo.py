@@ -391,6 +391,18 @@ async def release_outbox(
     await session.execute(gave_up.values(delivered_at=now, last_error=f"gave up: {error}"[:500]))
 
 
+async def next_outbox_due(*, session: AsyncSession, now: datetime, limit: int = 500) -> datetime | None:
+    """When the soonest undelivered notice may be claimed (put off, held by a lease, or now)."""
+    query = (
+        select(col(Outbox.claimed_until), col(Outbox.not_before))
+        .where(col(Outbox.delivered_at).is_(None))
+        .order_by(col(Outbox.id))
+        .limit(limit)
+    )
+    rows = (await session.execute(query)).all()
+    return min((max(now, claimed or now, later or now) for claimed, later in rows), default=None)
+
+
 async def pending_outbox_count(*, session: AsyncSession) -> int:
     query = select(func.count()).select_from(Outbox).where(col(Outbox.delivered_at).is_(None))
     return int((await session.execute(query)).scalar_one())

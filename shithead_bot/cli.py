@@ -1,4 +1,5 @@
-"""The ``shithead-bot`` command: ``play`` in the terminal, ``migrate`` the database, ``run`` the bot."""
+"""The shithead-bot command: play in the terminal, migrate the database, run the bot; and for
+operators backup, export, replay, ratings, config and health."""
 
 from __future__ import annotations
 
@@ -7,9 +8,12 @@ import random
 import sys
 from collections.abc import Sequence
 
+from pydantic import ValidationError
+
 from engine import GAME_KINDS, PRESETS, AnyRules, EngineError, NeighborRules, preset
 from engine.ai import ALIASES, DEFAULT_LEVEL, LEVELS
 from engine.rules import DEFAULT_PRESET
+from shithead_bot import cli_data, cli_ops
 from shithead_bot.config import Settings
 
 
@@ -46,6 +50,7 @@ def _run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--listen", help="webhook mode: address to listen on (default 0.0.0.0)")
     p.add_argument("--port", type=int, help="webhook mode: port to listen on (default 8443)")
     p.add_argument("--secret-token", help="webhook mode: the X-Telegram-Bot-Api-Secret-Token to require")
+    p.add_argument("--metrics-port", type=int, help="polling mode: serve /healthz and /metrics on this port")
     p.add_argument("--no-migrate", action="store_true", help="refuse to start on an out-of-date schema")
 
 
@@ -60,6 +65,8 @@ def parser() -> argparse.ArgumentParser:
     _play_parser(sub)
     _run_parser(sub)
     _migrate_parser(sub)
+    cli_data.add_parsers(sub)
+    cli_ops.add_parsers(sub)
     return p
 
 
@@ -82,16 +89,22 @@ def _settings(args: argparse.Namespace) -> Settings:
         "listen": getattr(args, "listen", None),
         "port": getattr(args, "port", None),
         "secret_token": getattr(args, "secret_token", None),
+        "metrics_port": getattr(args, "metrics_port", None),
     }
     return Settings(**{k: v for k, v in overrides.items() if v is not None})
 
 
 def _migrate(args: argparse.Namespace) -> int:
     from persistence.migrate import current_revision, upgrade
+    from shithead_bot.runner import database_problem, fail
 
     settings = _settings(args)
-    upgrade(settings.database_url)
-    print(f"database at revision {current_revision(settings.database_url)}")
+    try:
+        upgrade(settings.database_url)
+        revision = current_revision(settings.database_url)
+    except Exception as exc:  # a broken URL or a server that does not answer: one line, like `run`
+        return fail(database_problem(exc))
+    print(f"database at revision {revision}")
     return 0
 
 
@@ -101,13 +114,29 @@ def _run(args: argparse.Namespace) -> int:
     return run(_settings(args), migrate=not args.no_migrate)
 
 
+def setting_problem(exc: ValidationError) -> str:
+    """The first wrong setting, named as its environment variable (its value is not repeated)."""
+    error = exc.errors()[0]
+    name = ".".join(str(part) for part in error["loc"]).upper() or "a setting"
+    return f"{name}: {error['msg']}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    commands = {"play": _play, "run": _run, "migrate": _migrate}
+    commands = {
+        "play": _play,
+        "run": _run,
+        "migrate": _migrate,
+        **cli_data.commands(_settings),
+        **cli_ops.commands(_settings),
+    }
     try:
         return commands[args.command](args)
     except EngineError as exc:
         print(f"shithead-bot: {exc}", file=sys.stderr)
+        return 2
+    except ValidationError as exc:  # a setting that is not what it should be, e.g. PORT=abc
+        print(f"shithead-bot: {setting_problem(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

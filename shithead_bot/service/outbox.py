@@ -111,6 +111,11 @@ class Outbox:
                     )
         return len(done)
 
+    async def next_due(self) -> datetime | None:
+        """When the soonest pending notice may be sent (None: nothing is pending)."""
+        async with self.sessions() as session:
+            return await repo.next_outbox_due(session=session, now=self.clock())
+
     async def pending(self) -> int:
         async with self.sessions() as session:
             return await repo.pending_outbox_count(session=session)

@@ -3,29 +3,62 @@ Every problem a person can fix is one line."""
 
 from __future__ import annotations
 
-from telegram import Bot
-from telegram.error import InvalidToken, NetworkError
+import hashlib
+import json
+import logging
+from typing import Any
 
-from shithead_bot.config import Settings
+from telegram import Bot
+from telegram.error import InvalidToken, NetworkError, TelegramError
+from telegram.request import HTTPXRequest
+
+from shithead_bot.config import TELEGRAM_API_URL, Settings
+
+log = logging.getLogger("shithead_bot")
+
+
+class QuietRequest(HTTPXRequest):
+    """A request that does not log a traceback when the answer is not JSON (a wrong URL answers
+    with an empty 404 or a web page): the caller says what is wrong, in one line."""
+
+    @staticmethod
+    def parse_json_payload(payload: bytes) -> dict[str, Any]:
+        try:
+            found: dict[str, Any] = json.loads(payload.decode("utf-8", "replace"))
+        except ValueError as exc:
+            raise TelegramError("Invalid server response") from exc
+        return found
 
 
 async def check_token(settings: Settings, token: str) -> str | None:
     """Ask the Bot API who we are before starting; a one-line reason when that fails."""
-    bot = Bot(token, base_url=settings.telegram_api_url.rstrip("/"))
+    bot = Bot(token, base_url=settings.telegram_api_url.rstrip("/"), request=QuietRequest())
     try:
         async with bot:
             return None
-    except (InvalidToken, NetworkError) as exc:
+    except TelegramError as exc:
         return startup_problem(settings, exc)
 
 
-def startup_problem(settings: Settings, exc: InvalidToken | NetworkError) -> str:
-    """The one-line reason a bot cannot start."""
+def startup_problem(settings: Settings, exc: TelegramError) -> str:
+    """The one-line reason a bot cannot start. A well-formed token is answered 401 when Telegram
+    does not know it; a 404 (or an answer that is not JSON) means the URL is not a Bot API."""
+    url = settings.telegram_api_url
+    answer = str(exc.__cause__ or exc).lower()  # PTB wraps the answer in "The token `…` was rejected"
+    hint = f"(check TELEGRAM_API_URL; Telegram's is {TELEGRAM_API_URL})"
+    if isinstance(exc, InvalidToken) and "not found" in answer:
+        return f"the Bot API URL looks wrong: {url} answered 404 Not Found {hint}"
     if isinstance(exc, InvalidToken):
         return "the bot token was rejected by the Bot API (check TELEGRAM_BOT_TOKEN)"
-    return f"cannot reach the Bot API at {settings.telegram_api_url}: {exc}"
+    if isinstance(exc, NetworkError):
+        return f"cannot reach the Bot API at {url}: {exc}"
+    return f"the Bot API URL looks wrong: {url} did not answer like a Bot API ({exc}) {hint}"
 
 
-def webhook_secret(settings: Settings, token: str) -> str | None:
-    """The ``X-Telegram-Bot-Api-Secret-Token`` the webhook requires (None: none)."""
-    return settings.secret_token.get_secret_value() if settings.secret_token else None
+def webhook_secret(settings: Settings, token: str) -> str:
+    """The ``X-Telegram-Bot-Api-Secret-Token`` the webhook requires: ``SECRET_TOKEN``, or one derived
+    from the bot token — the same on every worker, never guessable, never logged."""
+    if settings.secret_token and settings.secret_token.get_secret_value():
+        return settings.secret_token.get_secret_value()
+    log.info("webhook: no SECRET_TOKEN set, so requests must carry a secret derived from the bot token")
+    return hashlib.sha256(b"shithead-webhook-secret:" + token.encode()).hexdigest()
