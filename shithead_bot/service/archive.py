@@ -5,10 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from persistence import repo
 from persistence.models import GameStatus
-from shithead_bot.service.errors import GameNotFoundError
-from shithead_bot.service.snapshot import moves_of
+from shithead_bot.service.queries import record
 from shithead_bot.service.unit import Core
 
 FORMAT = "shithead-bot game"
@@ -18,21 +16,15 @@ OVER = (GameStatus.FINISHED, GameStatus.ABORTED)
 
 async def export_game(core: Core, game_id: int) -> dict[str, Any]:
     """The game as plain JSON-able data; ``seed`` is None until the game is over."""
-    async with core.sessions() as session:
-        game = await repo.get_game(session=session, game_id=game_id)
-        if game is None:
-            raise GameNotFoundError(f"no game {game_id}")
-        seats = await repo.seats_of(session=session, game_id=game_id)
-        log = moves_of(await repo.moves_of(session=session, game_id=game_id))
-    status = GameStatus(game.status)
-    over = status in OVER
+    game = await record(core, game_id)
+    over = game.status in OVER
     return {
         "format": FORMAT,
         "version": VERSION,
         "game": game.id,
         "kind": game.kind,
-        "status": str(status),
-        "dealt": game.snapshot is not None,
+        "status": str(game.status),
+        "dealt": game.dealt,
         "rules": dict(game.rules),
         "dealer": game.dealer,
         "seed": game.seed if over else None,
@@ -45,7 +37,7 @@ async def export_game(core: Core, game_id: int) -> dict[str, Any]:
                 "loser": s.is_loser,
                 "forfeited": s.forfeited,
             }
-            for s in seats
+            for s in game.seats
         ],
-        "moves": [{"seq": m.seq, "seat": m.seat, "move": m.move, "actor": m.actor} for m in log],
+        "moves": [{"seq": m.seq, "seat": m.seat, "move": m.move, "actor": m.actor} for m in game.moves],
     }

@@ -79,8 +79,9 @@ async def record(core: Core, game_id: int) -> GameRecord:
     names = tuple(s.name for s in seats)
     dealt = game.snapshot is not None
     return GameRecord(
-        game.id or 0, game.kind, dict(game.rules), game.seed, game.dealer, GameStatus(game.status), dealt, names, log
-    )
+        game.id or 0, game.kind, dict(game.rules), game.seed, game.dealer, GameStatus(game.status), dealt, names, log,
+        tuple(SeatSnapshot.of(s) for s in seats),
+    )  # fmt: skip
 
 
 async def rebuild(core: Core, game_id: int) -> AnyState:

@@ -250,6 +250,7 @@ class GameRecord:
     dealt: bool
     names: tuple[str, ...]
     moves: tuple[MoveLine, ...]
+    seats: tuple[SeatSnapshot, ...] = ()
 
 
 def moves_of(rows: Sequence[MoveRow]) -> tuple[MoveLine, ...]:

@@ -98,29 +98,11 @@ class BotApi:
         return await self._edited(call)
 
     @staticmethod
-    async def _edited(call: Coroutine[Any, Any, Any]) -> Any:
+    async def _edited(call: Coroutine[Any, Any, Any], *, private: bool = False) -> Any:
+        """Run an edit: True if done or unchanged, None if the message is gone; in a private chat,
+        Forbidden means the player is unreachable."""
         try:
             await call
-        except BadRequest as exc:
-            text = str(exc).lower()
-            if NOT_MODIFIED in text:
-                return True
-            if any(reason in text for reason in NOT_FOUND):
-                return None
-            raise
-        return True
-
-    async def edit(self, chat_id: int, message_id: int, rendered: Rendered, *, private: bool = False) -> Any:
-        """Edit in place; True if done or unchanged, None if the message is gone."""
-        try:
-            await self.bot.edit_message_text(
-                fit_lines(rendered.text.split("\n")),
-                chat_id,
-                message_id,
-                parse_mode=ParseMode.HTML,
-                reply_markup=rendered.markup,
-                disable_web_page_preview=True,
-            )
         except BadRequest as exc:
             text = str(exc).lower()
             if NOT_MODIFIED in text:
@@ -133,6 +115,18 @@ class BotApi:
                 raise
             raise PlayerUnreachableError(str(exc)) from exc
         return True
+
+    async def edit(self, chat_id: int, message_id: int, rendered: Rendered, *, private: bool = False) -> Any:
+        """Edit in place; True if done or unchanged, None if the message is gone."""
+        call = self.bot.edit_message_text(
+            fit_lines(rendered.text.split("\n")),
+            chat_id,
+            message_id,
+            parse_mode=ParseMode.HTML,
+            reply_markup=rendered.markup,
+            disable_web_page_preview=True,
+        )
+        return await self._edited(call, private=private)
 
     async def drop_keyboard(self, chat_id: int, message_id: int) -> None:
         """Take the buttons off a message (it may be gone, or have none: fine)."""
