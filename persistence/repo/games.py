@@ -1,0 +1,268 @@
+"""Chats, players, games, seats and the move log."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlmodel import col
+
+from persistence.models import (
+    OPEN_STATUSES,
+    Chat,
+    Game,
+    Move,
+    Player,
+    Seat,
+    utcnow,
+)
+from persistence.repo.common import insert_if_missing
+
+# ----------------------------------------------------------------------------- chats and players
+
+
+async def get_chat(*, session: AsyncSession, chat_id: int) -> Chat | None:
+    return await session.get(Chat, chat_id)
+
+
+async def ensure_chat(
+    *, session: AsyncSession, chat_id: int, kind: str = "group", title: str = "", turn_seconds: int | None = 86400
+) -> Chat:
+    """The chat row, created on first sight (with ``turn_seconds``) — an upsert, so two first contacts
+    at once both get it; the title is kept up to date."""
+    chat = await session.get(Chat, chat_id)
+    if chat is None:
+        now = utcnow()
+        values = {**Chat(id=chat_id, kind=kind, title=title, turn_seconds=turn_seconds).model_dump()}
+        values.update(created_at=now, updated_at=now)
+        await insert_if_missing(session=session, model=Chat, key="id", values=values)
+        chat = await session.get(Chat, chat_id)
+        assert chat is not None
+    if title and (chat.title != title or chat.kind != kind):
+        chat.title, chat.kind, chat.updated_at = title, kind, utcnow()
+    return chat
+
+
+async def get_player(*, session: AsyncSession, player_id: int) -> Player | None:
+    return await session.get(Player, player_id)
+
+
+async def ensure_player(
+    *,
+    session: AsyncSession,
+    player_id: int,
+    first_name: str,
+    username: str | None = None,
+    language: str | None = None,
+) -> Player:
+    """The player row, created on first sight (an upsert, like :func:`ensure_chat`); name, username
+    and language kept up to date."""
+    player = await session.get(Player, player_id)
+    if player is None:
+        values = Player(id=player_id, first_name=first_name, username=username, language=language).model_dump()
+        await insert_if_missing(session=session, model=Player, key="id", values=values)
+        player = await session.get(Player, player_id)
+        assert player is not None
+    if (player.first_name, player.username, player.language) != (first_name, username, language or player.language):
+        player.first_name, player.username = first_name, username
+        player.language = language or player.language
+        player.updated_at = utcnow()
+    return player
+
+
+# ----------------------------------------------------------------------------- games and seats
+
+
+async def get_game(*, session: AsyncSession, game_id: int, lock: bool = False) -> Game | None:
+    """A game; with ``lock`` its row is locked until the transaction ends (FOR UPDATE where supported)."""
+    query = select(Game).where(col(Game.id) == game_id)
+    if lock:
+        query = query.with_for_update()
+    return (await session.execute(query)).scalar_one_or_none()
+
+
+async def get_game_and_chat(
+    *, session: AsyncSession, game_id: int, lock: bool = False, skip_locked: bool = False
+) -> tuple[Game, Chat] | None:
+    """A game and its chat in one query; with ``lock``, the game row is locked (FOR UPDATE OF game);
+    with ``skip_locked`` too, a row another transaction holds is not waited for: None is returned."""
+    query = select(Game, Chat).join(Chat, col(Chat.id) == col(Game.chat_id)).where(col(Game.id) == game_id)
+    if lock:
+        query = query.with_for_update(of=Game, skip_locked=skip_locked)
+    row = (await session.execute(query)).first()
+    return None if row is None else (row[0], row[1])
+
+
+async def set_game_messages(*, session: AsyncSession, game_id: int, **message_ids: int | bool | None) -> None:
+    """Remember the lobby/table message ids (and whether the table is a photo), or the topic the
+    game lives in (no version bump: buttons stay valid)."""
+    allowed = {"lobby_message_id", "table_message_id", "table_is_picture", "message_thread_id"}
+    if not set(message_ids) <= allowed:
+        raise ValueError(f"not a message id column: {set(message_ids) - allowed}")
+    await session.execute(update(Game).where(col(Game.id) == game_id).values(**message_ids))
+
+
+async def set_reminder_message(*, session: AsyncSession, game_id: int, number: int, message_id: int | None) -> None:
+    query = update(Seat).where(col(Seat.game_id) == game_id, col(Seat.number) == number)
+    await session.execute(query.values(reminder_message_id=message_id))
+
+
+async def set_seat_message(
+    *, session: AsyncSession, game_id: int, number: int, message_id: int | None, version: int | None = None
+) -> None:
+    """Remember a seat's private message (and the keyboard version it shows)."""
+    values: dict[str, Any] = {"private_message_id": message_id}
+    if version is not None:
+        values["message_version"] = version
+    query = update(Seat).where(col(Seat.game_id) == game_id, col(Seat.number) == number).values(**values)
+    await session.execute(query)
+
+
+async def private_message_ids(*, session: AsyncSession, player_id: int) -> set[int]:
+    """The private and reminder message ids recorded for a player's seats in open games."""
+    query = (
+        select(col(Seat.private_message_id), col(Seat.reminder_message_id))
+        .join(Game, col(Game.id) == col(Seat.game_id))
+        .where(col(Seat.player_id) == player_id, col(Game.status).in_(OPEN_STATUSES))
+    )
+    return {int(i) for row in (await session.execute(query)).all() for i in row if i is not None}
+
+
+async def open_game_in_chat(*, session: AsyncSession, chat_id: int) -> Game | None:
+    """The chat's game that is not over yet (there is at most one)."""
+    query = select(Game).where(col(Game.chat_id) == chat_id, col(Game.status).in_(OPEN_STATUSES))
+    return (await session.execute(query)).scalar_one_or_none()
+
+
+async def add_game(*, session: AsyncSession, game: Game) -> Game:
+    session.add(game)
+    await session.flush()
+    return game
+
+
+async def seats_of(*, session: AsyncSession, game_id: int) -> list[Seat]:
+    query = select(Seat).where(col(Seat.game_id) == game_id).order_by(col(Seat.number))
+    return list((await session.execute(query)).scalars())
+
+
+@dataclass(frozen=True)
+class SeatPlayer:
+    """A seat with what the service needs of its player: quiet hours and language."""
+
+    seat: Seat
+    quiet_start: int | None
+    quiet_end: int | None
+    timezone: str | None
+    language: str | None
+
+
+async def seats_with_players(*, session: AsyncSession, game_id: int) -> list[SeatPlayer]:
+    """Seats in order, each with its player's quiet hours and language (computers: none)."""
+    query = (
+        select(Seat, col(Player.quiet_start), col(Player.quiet_end), col(Player.timezone), col(Player.language))
+        .outerjoin(Player, col(Player.id) == col(Seat.player_id))
+        .where(col(Seat.game_id) == game_id)
+        .order_by(col(Seat.number))
+    )
+    return [SeatPlayer(*row) for row in (await session.execute(query)).all()]
+
+
+async def add_seat(*, session: AsyncSession, seat: Seat) -> Seat:
+    session.add(seat)
+    await session.flush()
+    return seat
+
+
+async def delete_seat(*, session: AsyncSession, seat: Seat) -> None:
+    await session.delete(seat)
+    await session.flush()
+
+
+@dataclass(frozen=True)
+class PlayerGame:
+    game: Game
+    seat: Seat
+    chat: Chat
+
+
+async def games_of_player(*, session: AsyncSession, player_id: int, open_only: bool = True) -> list[PlayerGame]:
+    """A player's games (newest first), with their seat and chat."""
+    query = (
+        select(Game, Seat, Chat)
+        .join(Seat, col(Seat.game_id) == col(Game.id))
+        .join(Chat, col(Chat.id) == col(Game.chat_id))
+        .where(col(Seat.player_id) == player_id)
+        .order_by(col(Game.updated_at).desc())
+    )
+    if open_only:
+        query = query.where(col(Game.status).in_(OPEN_STATUSES))
+    return [PlayerGame(g, s, c) for g, s, c in (await session.execute(query)).all()]
+
+
+async def due_games(*, session: AsyncSession, now: datetime, limit: int = 100, skip_locked: bool = False) -> list[Game]:
+    """Games whose next timer event is due, oldest first. With ``skip_locked`` (PostgreSQL) the rows
+    are claimed FOR UPDATE SKIP LOCKED, so two workers never take the same one."""
+    query = (
+        select(Game)
+        .where(col(Game.due_at).is_not(None), col(Game.due_at) <= now)
+        .order_by(col(Game.due_at))
+        .limit(limit)
+    )
+    if skip_locked:
+        query = query.with_for_update(skip_locked=True)
+    return list((await session.execute(query)).scalars())
+
+
+async def due_game_versions(*, session: AsyncSession, now: datetime, limit: int = 100) -> list[tuple[int, int]]:
+    """(id, version) of games whose timer is due, oldest first (the partial index ix_game_due)."""
+    query = (
+        select(col(Game.id), col(Game.version))
+        .where(col(Game.due_at).is_not(None), col(Game.due_at) <= now)
+        .order_by(col(Game.due_at))
+        .limit(limit)
+    )
+    return [(int(i or 0), int(v)) for i, v in (await session.execute(query)).all()]
+
+
+async def next_due_at(*, session: AsyncSession) -> datetime | None:
+    """The earliest pending timer event of any game."""
+    return (await session.execute(select(func.min(col(Game.due_at))))).scalar_one_or_none()
+
+
+async def migrate_chat(*, session: AsyncSession, old_id: int, new_id: int, title: str = "") -> Chat:
+    """A group became a supergroup: its settings and games follow the new chat id."""
+    old = await session.get(Chat, old_id)
+    new = await ensure_chat(
+        session=session, chat_id=new_id, kind="supergroup", title=title or (old.title if old else "")
+    )
+    if old is not None:
+        for name in ("game_kind", "preset", "house_rules", "turn_seconds", "reminders", "max_timeouts", "language"):
+            setattr(new, name, getattr(old, name))
+        new.deadlines_skip_quiet = old.deadlines_skip_quiet
+        old.migrated_to = new_id
+    await session.execute(update(Game).where(col(Game.chat_id) == old_id).values(chat_id=new_id))
+    await session.flush()
+    return new
+
+
+# ----------------------------------------------------------------------------- the move log
+
+
+async def insert_moves(*, session: AsyncSession, rows: list[dict[str, Any]]) -> None:
+    """Append rows to the move log in one statement."""
+    if rows:
+        await session.execute(insert(Move), rows)
+
+
+async def moves_of(*, session: AsyncSession, game_id: int) -> list[Move]:
+    query = select(Move).where(col(Move.game_id) == game_id).order_by(col(Move.seq))
+    return list((await session.execute(query)).scalars())
+
+
+async def last_moves(*, session: AsyncSession, game_id: int, count: int) -> list[Move]:
+    """The newest ``count`` moves, oldest first."""
+    query = select(Move).where(col(Move.game_id) == game_id).order_by(col(Move.seq).desc()).limit(count)
+    return list(reversed((await session.execute(query)).scalars().all()))

@@ -1,0 +1,184 @@
+"""The outbox, updates applied once, and the fleet's send rate."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import delete, exists, func, insert, literal, or_, select, update
+from sqlalchemy.dialects import postgresql
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
+from sqlmodel import col
+
+from persistence.models import (
+    Outbox,
+    ProcessedUpdate,
+    SendBucket,
+)
+from persistence.repo.common import dialect_of, insert_if_missing
+
+# ----------------------------------------------------------------------------- the outbox
+
+
+async def insert_outbox(*, session: AsyncSession, rows: list[dict[str, Any]]) -> None:
+    """Add notices in one statement."""
+    if rows:
+        await session.execute(insert(Outbox), rows)
+
+
+async def claim_outbox(
+    *,
+    session: AsyncSession,
+    now: datetime,
+    lease: timedelta,
+    limit: int = 200,
+    game_id: int | None = None,
+    older_than: timedelta | None = None,
+) -> list[Outbox]:
+    """Claim undelivered notices for a while (``lease``), game by game in order: a game whose notices
+    another worker holds is left alone, so each game's notices go out in order, once."""
+    held = aliased(Outbox)
+    busy = exists().where(
+        col(held.game_id) == col(Outbox.game_id), col(held.delivered_at).is_(None), col(held.claimed_until) > now
+    )
+    query = (
+        select(Outbox)
+        .with_for_update(skip_locked=True)  # PostgreSQL: two workers never claim the same rows
+        .where(col(Outbox.delivered_at).is_(None))
+        .where(or_(col(Outbox.claimed_until).is_(None), col(Outbox.claimed_until) <= now))
+        .where(or_(col(Outbox.not_before).is_(None), col(Outbox.not_before) <= now))
+        .where(~busy)
+        .order_by(col(Outbox.id))
+        .limit(limit)
+    )
+    if game_id is not None:
+        query = query.where(col(Outbox.game_id) == game_id)
+    if older_than is not None:
+        query = query.where(col(Outbox.created_at) <= now - older_than)
+    rows = list((await session.execute(query)).scalars())
+    for row in rows:
+        row.claimed_until = now + lease
+        row.attempts += 1
+    await session.flush()
+    return rows
+
+
+async def mark_delivered(*, session: AsyncSession, ids: Sequence[int], now: datetime) -> None:
+    if ids:
+        await session.execute(update(Outbox).where(col(Outbox.id).in_(ids)).values(delivered_at=now, last_error=None))
+
+
+async def defer_outbox(*, session: AsyncSession, ids: Sequence[int], until: datetime, uncount: bool = False) -> None:
+    """Put notices off until ``until`` without counting it as a failure (e.g. a throttled table edit;
+    ``uncount``: the claim that led here is not counted as an attempt either)."""
+    if ids:
+        values: dict[str, Any] = {"not_before": until, "claimed_until": None}
+        if uncount:
+            values["attempts"] = (
+                func.max(col(Outbox.attempts) - 1, 0)
+                if dialect_of(session) == "sqlite"
+                else func.greatest(col(Outbox.attempts) - 1, 0)
+            )
+        await session.execute(update(Outbox).where(col(Outbox.id).in_(ids)).values(**values))
+
+
+async def supersede_outbox(
+    *, session: AsyncSession, game_id: int, kinds: Sequence[str], before_id: int, now: datetime
+) -> None:
+    """Older pending notices of kinds rendered from the current state (table, lobby) need no sending
+    once a newer one went out."""
+    query = (
+        update(Outbox)
+        .where(col(Outbox.game_id) == game_id, col(Outbox.kind).in_(kinds), col(Outbox.id) < before_id)
+        .where(col(Outbox.delivered_at).is_(None))
+        .values(delivered_at=now)
+    )
+    await session.execute(query)
+
+
+async def release_outbox(
+    *, session: AsyncSession, ids: Sequence[int], error: str, retry_at: datetime, give_up_after: int, now: datetime
+) -> None:
+    """Give notices back after a failed delivery; they are tried again from ``retry_at``, unless
+    they were tried ``give_up_after`` times already: those are closed, with the error kept."""
+    if not ids:
+        return
+    await session.execute(
+        update(Outbox).where(col(Outbox.id).in_(ids)).values(claimed_until=retry_at, last_error=error[:500])
+    )
+    gave_up = update(Outbox).where(col(Outbox.id).in_(ids), col(Outbox.attempts) >= give_up_after)
+    await session.execute(gave_up.values(delivered_at=now, last_error=f"gave up: {error}"[:500]))
+
+
+async def next_outbox_due(*, session: AsyncSession, now: datetime, limit: int = 500) -> datetime | None:
+    """When the soonest undelivered notice may be claimed (put off, held by a lease, or now)."""
+    query = (
+        select(col(Outbox.claimed_until), col(Outbox.not_before))
+        .where(col(Outbox.delivered_at).is_(None))
+        .order_by(col(Outbox.id))
+        .limit(limit)
+    )
+    rows = (await session.execute(query)).all()
+    return min((max(now, claimed or now, later or now) for claimed, later in rows), default=None)
+
+
+async def pending_outbox_count(*, session: AsyncSession) -> int:
+    query = select(func.count()).select_from(Outbox).where(col(Outbox.delivered_at).is_(None))
+    return int((await session.execute(query)).scalar_one())
+
+
+# ----------------------------------------------------------------------------- updates applied once
+
+
+async def take_update(*, session: AsyncSession, update_id: int, now: datetime) -> bool:
+    """Claim a Telegram update id: True the first time, False for a redelivery (on any worker)."""
+    values = {"update_id": update_id, "taken_at": now}
+    return await insert_if_missing(session=session, model=ProcessedUpdate, key="update_id", values=values)
+
+
+async def purge_updates(*, session: AsyncSession, before: datetime) -> int:
+    """Forget update ids taken before ``before`` (Telegram redelivers an update for a day at most)."""
+    result: Any = await session.execute(delete(ProcessedUpdate).where(col(ProcessedUpdate.taken_at) < before))
+    return int(result.rowcount or 0)
+
+
+# ----------------------------------------------------------------------------- the fleet's send rate
+
+
+async def reserve_send(*, session: AsyncSession, key: str, capacity: float, per_second: float) -> float:
+    """Take one token from a shared bucket (PostgreSQL; the database's clock for every worker) and
+    return how long to wait before sending: 0 while the bucket has tokens, else the time until the
+    debt is paid. Reservations queue in order, so N workers together keep the rate."""
+    now = func.clock_timestamp()
+    bucket = SendBucket.__table__  # type: ignore[attr-defined]
+    elapsed = func.extract("epoch", now - bucket.c.updated_at)
+    refilled = func.least(literal(capacity), bucket.c.tokens + elapsed * per_second)
+    stmt = (
+        postgresql.insert(bucket)
+        .values(key=key, tokens=capacity - 1, updated_at=now)
+        .on_conflict_do_update(index_elements=["key"], set_={"tokens": refilled - 1, "updated_at": now})
+        .returning(bucket.c.tokens)
+    )
+    tokens = float((await session.execute(stmt)).scalar_one())
+    return max(0.0, -tokens / per_second)
+
+
+async def hold_sends(*, session: AsyncSession, key: str, seconds: float, per_second: float) -> None:
+    """Telegram said "retry after N s" (429): nobody in the fleet sends on this bucket until then."""
+    now = func.clock_timestamp()
+    bucket = SendBucket.__table__  # type: ignore[attr-defined]
+    debt = -seconds * per_second
+    stmt = postgresql.insert(bucket).values(key=key, tokens=debt, updated_at=now)
+    elapsed = func.extract("epoch", now - bucket.c.updated_at)
+    stmt = stmt.on_conflict_do_update(
+        index_elements=["key"],
+        set_={"tokens": func.least(literal(debt), bucket.c.tokens + elapsed * per_second), "updated_at": now},
+    )
+    await session.execute(stmt)
+
+
+async def purge_send_buckets(*, session: AsyncSession, before: datetime) -> None:
+    """Buckets untouched since ``before`` are full again: their rows can go."""
+    await session.execute(delete(SendBucket).where(col(SendBucket.updated_at) < before))
