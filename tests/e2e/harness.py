@@ -195,13 +195,15 @@ class Player:
         return labels[0]
 
     async def play_turn(self) -> bool:
-        """If I have live buttons, press one; return whether I did."""
+        """If I have live buttons, press one; return whether the press counted (a press on a
+        message that a newer one is replacing — "out of date" — does not)."""
         message = self.live_message()
         if message is None:
             return False
         toast = await self.press(message, self.choose(message))
         if toast and "out of date" in toast:
             await asyncio.sleep(0.05)  # a newer message is on its way
+            return False
         return True
 
 
