@@ -1,0 +1,182 @@
+"""The texts a player reads, as a person would write them: the private turn message top-down
+(header, what happened since your last turn, your cards, the keyboard), the swap phase headed by
+what to do, and the player's own moves in the second person."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+
+from engine import PRESETS, NeighborRules, NeighborState, Ready, ShitheadState, card_of, new_game
+from engine import events as ev
+from persistence.models import Chat, Game, Seat
+from shithead_bot.service import GameSnapshot, MoveLine
+from shithead_bot.service.unit import GameTx
+from shithead_bot.telegram.callback_data import Codec
+from shithead_bot.telegram.render import Page, private
+
+NOW = datetime(2026, 1, 5, 12, tzinfo=UTC)
+NAMES = ["Ann", "Bob", "Cleo"]
+
+
+def snapshot(
+    state: ShitheadState | NeighborState, kind: str = "shithead", moves: tuple[MoveLine, ...] = ()
+) -> GameSnapshot:
+    rules = state.rules.to_dict()
+    status = "swapping" if kind == "shithead" and state.phase.value == "swap" else "playing"
+    game = Game(
+        id=7, chat_id=-1, kind=kind, status=status, rules=rules, turn_seconds=3600,
+        deadline_at=NOW + timedelta(hours=1), version=3,
+    )  # fmt: skip
+    seats = [
+        Seat(game_id=7, number=n, player_id=100 + n, name=NAMES[n], keyboard_version=3) for n in range(state.seats)
+    ]
+    tx = GameTx(None, game, seats, Chat(id=-1, title="Friends"), NOW, state=state)  # type: ignore[arg-type]
+    return replace(tx.snapshot(), moves=moves)
+
+
+def page_of(game: GameSnapshot, language: str = "en") -> Page:
+    return Page(game, Codec(b"k"), language)
+
+
+def playing() -> ShitheadState:
+    """Seed 5, three players, all ready: Cleo (seat 2) starts with a 3, then it is Ann's turn."""
+    state = new_game("shithead", PRESETS["standard"], 3, 5)
+    assert isinstance(state, ShitheadState)
+    for seat in range(3):
+        state.apply(seat, Ready())
+    state.apply(2, state.view(2).legal_moves[0])
+    assert state.view(None).to_act == 0
+    return state
+
+
+def line(seq: int, seat: int, *events: ev.Event) -> MoveLine:
+    return MoveLine(seq, seat, "x", "human", tuple(events))
+
+
+# ------------------------------------------------------------------------- the swap phase
+
+
+def test_the_swap_message_says_what_to_do_and_is_not_headed_your_turn() -> None:
+    state = new_game("shithead", PRESETS["standard"], 3, 5)
+    game = snapshot(state)
+    text = private.turn(page_of(game), game.seat(0)).text
+    lines = text.splitlines()
+    assert "Your turn" not in text
+    assert lines[0] == "🔄 <b>Swap phase</b> — Friends #7 ⏳ in 1 h"
+    assert lines[1] == "Put your best cards face-up, then press Ready: tap a hand card, then the face-up card to swap."
+    assert lines[2].startswith("Your hand: ")
+    assert lines[3].startswith("Face-up: ")
+
+
+def test_the_swap_message_in_french() -> None:
+    game = snapshot(new_game("shithead", PRESETS["standard"], 3, 5))
+    lines = private.turn(page_of(game, "fr"), game.seat(0)).text.splitlines()
+    assert lines[0] == "🔄 <b>Échanges</b> — Friends #7 ⏳ dans 1 h"
+    assert lines[1].startswith("Mets tes meilleures cartes en visible, puis appuie sur Prêt")
+
+
+def test_the_swap_message_tells_my_last_swap_in_the_second_person() -> None:
+    state = new_game("shithead", PRESETS["standard"], 3, 5)
+    swapped = ev.Swapped(0, card_of(12), card_of(3))
+    game = snapshot(state, moves=(line(1, 1, ev.Swapped(1, card_of(11), card_of(4))), line(2, 0, swapped)))
+    lines = private.turn(page_of(game), game.seat(0)).text.splitlines()
+    assert lines[2] == f"You put {card_of(12)} face-up and took {card_of(3)} into hand"
+    assert not any("Bob" in x for x in lines)
+
+
+# ------------------------------------------------------------------------- a turn, top-down
+
+
+def test_the_turn_message_reads_top_down() -> None:
+    state = playing()
+    three = state.view(None).pile[-1]
+    moves = (
+        line(1, 0, ev.Readied(0)),
+        line(2, 1, ev.Readied(1)),
+        line(3, 2, ev.Readied(2), ev.PlayStarted(2, 3)),
+        line(4, 2, ev.Played(2, "h", (three,))),
+    )
+    game = snapshot(state, moves=moves)
+    rendered = private.turn(page_of(game), game.seat(0))
+    lines = rendered.text.splitlines()
+    assert lines[0] == "🃏 <b>Your turn</b> — Friends #7 ⏳ in 1 h"
+    assert lines[1:3] == ["Cleo starts with a 3", f"Cleo played {three}"]  # since my last turn, no swap noise
+    assert lines[3].startswith("Pile (1): ")
+    assert lines[-2].startswith("Your hand: ")
+    assert lines[-1].startswith("Face-up: ")
+    assert rendered.buttons
+
+
+def test_the_turn_message_tells_what_happened_since_my_last_turn_only() -> None:
+    state = playing()
+    four = card_of(2)
+    moves = (
+        line(5, 0, ev.Played(0, "h", (card_of(1),))),  # my previous turn: not told again
+        line(6, 1, ev.PickedUp(1, 2, None)),
+        line(7, 2, ev.Played(2, "h", (four,))),
+    )
+    game = snapshot(state, moves=moves)
+    lines = private.turn(page_of(game), game.seat(0)).text.splitlines()
+    assert lines[1:3] == ["Bob picked up the pile (2 cards)", f"Cleo played {four}"]
+
+
+def test_playing_again_tells_my_own_move_in_the_second_person() -> None:
+    state = playing()
+    ten = card_of(8)
+    moves = (line(6, 1, ev.PickedUp(1, 1, None)), line(7, 0, ev.Played(0, "h", (ten,)), ev.Burned(0, 3, False)))
+    game = snapshot(state, moves=moves)
+    lines = private.turn(page_of(game), game.seat(0)).text.splitlines()
+    assert lines[1:3] == ["Bob picked up the pile (1 card)", f"You played {ten} — the pile burns! 🔥"]
+
+
+def test_when_it_is_not_my_turn_the_header_says_whose_it_is() -> None:
+    state = playing()
+    game = snapshot(state)
+    to_act = state.view(None).to_act
+    other = next(s for s in range(3) if s != to_act)
+    header = private.turn(page_of(game), game.seat(other)).text.splitlines()[0]
+    assert header == f"🃏 Friends #7 — {NAMES[to_act or 0]}'s turn ⏳ in 1 h"
+    french = private.turn(page_of(game, "fr"), game.seat(other)).text.splitlines()[0]
+    assert french == f"🃏 Friends #7 — au tour de {NAMES[to_act or 0]} ⏳ dans 1 h"
+
+
+def test_the_message_after_my_move_speaks_to_me() -> None:
+    state = playing()
+    moves = (line(4, 0, ev.PickedUp(0, 6, None)),)
+    game = snapshot(state, moves=moves)
+    text = private.moved(page_of(game), game.seat(0), list(moves)).text
+    assert text.splitlines()[1] == "You picked up the pile (6 cards)"
+    french = private.moved(page_of(game, "fr"), game.seat(0), list(moves)).text
+    assert french.splitlines()[1] == "Tu as ramassé la pile (6 cartes)"
+
+
+def test_a_timeout_is_told_to_me_in_the_second_person() -> None:
+    state = playing()
+    moves = (MoveLine(4, 0, "t", "timeout", (ev.PickedUp(0, 6, None),)),)
+    game = snapshot(state, moves=moves)
+    text = private.moved(page_of(game), game.seat(0), list(moves)).text
+    assert text.splitlines()[1] == "⏰ Your time ran out — you picked up the pile (6 cards)"
+
+
+def test_a_neighbor_turn_reads_top_down_and_speaks_to_me() -> None:
+    state = new_game("neighbor", NeighborRules(), 3, 5)
+    assert isinstance(state, NeighborState)
+    to_act = state.view(None).to_act or 0
+    before = (to_act - 1) % 3
+    moves = (line(1, before, ev.Kept(before)),)
+    game = snapshot(state, kind="neighbor", moves=moves)
+    lines = private.turn(page_of(game), game.seat(to_act)).text.splitlines()
+    assert lines[0] == "🃏 <b>Your turn</b> — Friends #7 ⏳ in 1 h"
+    assert lines[1] == f"{NAMES[before]} keeps"
+    assert lines[2].startswith("Your card: ")
+
+
+def test_deadlines_are_said_as_a_person_would() -> None:
+    from shithead_bot.i18n import translations
+    from shithead_bot.telegram.render import relative
+
+    en, fr = translations("en").gettext, translations("fr").gettext
+    told = [relative(NOW + timedelta(seconds=s), NOW, en) for s in (40, 300, 3600, 5400, 7 * 3600, 3 * 86400)]
+    assert told == ["in 40 s", "in 5 min", "in 1 h", "in 1 h 30 min", "in 7 h", "in 3 days"]
+    assert relative(NOW + timedelta(seconds=5400), NOW, fr) == "dans 1 h 30 min"
