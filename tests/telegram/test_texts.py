@@ -180,3 +180,33 @@ def test_deadlines_are_said_as_a_person_would() -> None:
     told = [relative(NOW + timedelta(seconds=s), NOW, en) for s in (40, 300, 3600, 5400, 7 * 3600, 3 * 86400)]
     assert told == ["in 40 s", "in 5 min", "in 1 h", "in 1 h 30 min", "in 7 h", "in 3 days"]
     assert relative(NOW + timedelta(seconds=5400), NOW, fr) == "dans 1 h 30 min"
+
+
+# ------------------------------------------------------------------------- the group's table
+
+
+def test_the_table_says_each_seat_in_words() -> None:
+    from shithead_bot.narrate import cards_text
+    from shithead_bot.telegram.render import table
+
+    state = new_game("shithead", PRESETS["standard"], 3, 5)
+    state.apply(1, Ready())
+    game = snapshot(state)
+    lines = table.table(page_of(game)).text.splitlines()
+    up = [cards_text(state.view(None).seats[n].face_up) for n in range(3)]
+    assert f"  <b>Ann</b> — swapping: 3 cards in hand · face-up {up[0]} · 3 face-down" in lines
+    assert f"  <b>Bob</b> — ready ✅: 3 cards in hand · face-up {up[1]} · 3 face-down" in lines
+    assert not any("✋" in x or "🂠" in x for x in lines)
+    french = table.table(page_of(game, "fr")).text.splitlines()
+    assert f"  <b>Ann</b> — échange : 3 cartes en main · visibles {up[0]} · 3 cachées" in french
+
+
+def test_the_table_marks_whose_turn_it_is_and_until_when() -> None:
+    from shithead_bot.telegram.render import table
+
+    state = playing()
+    game = snapshot(state)
+    lines = table.table(page_of(game)).text.splitlines()
+    ann = next(x for x in lines if "<b>Ann</b>" in x)
+    assert ann.startswith("▶ <b>Ann</b>: 3 cards in hand · face-up ")
+    assert ann.endswith(" · 3 face-down  ⏳ in 1 h")
