@@ -210,3 +210,44 @@ def test_the_table_marks_whose_turn_it_is_and_until_when() -> None:
     ann = next(x for x in lines if "<b>Ann</b>" in x)
     assert ann.startswith("▶ <b>Ann</b>: 3 cards in hand · face-up ")
     assert ann.endswith(" · 3 face-down  ⏳ in 1 h")
+
+
+# ------------------------------------------------------------------------- the rules
+
+
+def test_a_preset_is_described_by_the_rules_that_matter_only() -> None:
+    assert PRESETS["standard"].describe() == "2 reset, 10 burn, four burns"
+    assert "burn on lower" not in PRESETS["smelly"].describe()
+    assert PRESETS["free"].describe() == (
+        "2 reset, 5 lower, 10 burn, lower is wild, burn on lower, four burns, may pickup anytime, stock gamble"
+    )
+
+
+def test_the_lobby_line_says_the_rules_in_words() -> None:
+    game = snapshot(new_game("shithead", PRESETS["standard"], 3, 5))
+    assert page_of(game).rules_line() == "2 resets · 10 burns · four of a kind burns"
+    assert page_of(game, "fr").rules_line() == "2 remet à zéro · 10 brûle · un carré brûle"
+    classic = snapshot(new_game("shithead", PRESETS["classic"], 3, 5))
+    assert page_of(classic).rules_line() == "2 resets · 7: lower next · 8 is see-through · 10 burns, not on a 7"
+
+
+def test_rules_explain_only_what_matters() -> None:
+    from shithead_bot.telegram.render.rules import rules_text
+
+    standard = rules_text(PRESETS["standard"]).splitlines()
+    assert standard[2:] == [
+        "• 2: goes on anything; anything goes on it",
+        "• 10: burns the pile; play again",
+        "• four of a kind on top burns the pile",
+    ]
+    assert not any("lower" in x for x in rules_text(PRESETS["smelly"]).splitlines()[2:])
+    classic = rules_text(PRESETS["classic"]).splitlines()
+    assert "• 7: the next card must be a 7 or lower" in classic
+    assert "• 10: burns the pile; play again — but not on a 7" in classic
+    free = rules_text(PRESETS["free"]).splitlines()
+    assert "• 5: goes on anything; the next card must be a 5 or lower" in free
+    assert "• 10: burns the pile; play again — on a 5 too" in free
+    two_decks = rules_text(PRESETS["standard"].with_rule("decks", "2")).splitlines()
+    assert two_decks[-2:] == ["• played with two decks, up to 10 players", "House rules: decks=2"]
+    french = rules_text(PRESETS["classic"], "fr").splitlines()
+    assert "• 10 : brûle la pile ; tu rejoues — mais pas sur un 7" in french

@@ -16,7 +16,7 @@ from engine import Card, NeighborRules, Power, Rules, ShitheadView, rank_text
 from engine import events as ev
 from persistence.models import GameStatus
 from shithead_bot.i18n import translations
-from shithead_bot.narrate import Narrator, cards_text
+from shithead_bot.narrate import Narrator, a_rank, cards_text
 from shithead_bot.service import GameSnapshot, MoveLine
 from shithead_bot.telegram.callback_data import Action, Button, Codec
 
@@ -81,6 +81,34 @@ def relative(until: datetime, now: datetime, _: Any) -> str:
     return _("in {n} days").format(n=round(seconds / 86400))
 
 
+def rules_words(rules: Rules, _: Any, language: str) -> list[str]:
+    """Each power, then each toggle that is on and matters, in a few words."""
+    words = {
+        Power.RESET: _("{rank} resets"),
+        Power.INVISIBLE: _("{rank} is see-through"),
+        Power.BURN: _("{rank} burns"),
+        Power.LOWER: _("{rank} (on anything): lower next") if rules.lower_is_wild else _("{rank}: lower next"),
+        Power.SKIP: _("{rank} skips"),
+        Power.REVERSE: _("{rank} reverses"),
+    }
+    lower = rules.ranks_with(Power.LOWER)
+    parts = []
+    for rank, power in rules.powers:
+        part = words[power].format(rank=rank_text(rank))
+        if power is Power.BURN and rules.matters("burn_on_lower") and not rules.burn_on_lower:
+            part += _(", not on {rank}").format(rank=a_rank(lower[0], language))
+        parts.append(esc(part))
+    toggles = {
+        "four_burns": _("four of a kind burns"),
+        "pickup_then_play": _("you lead after a pickup"),
+        "faceup_pickup_takes_one": _("a pickup from face-up takes one along"),
+        "may_pickup_anytime": _("pick up any time"),
+        "stock_gamble": _("blind stock play"),
+    }
+    parts += [text for key, text in toggles.items() if getattr(rules, key)]
+    return parts + ([_("two decks")] if rules.decks == 2 else [])
+
+
 class Page:
     """One game rendered for one language: its texts, names, narrator and buttons."""
 
@@ -114,7 +142,12 @@ class Page:
         return _("🃏 <b>Shithead</b> ({preset})").format(preset=esc(self.rules.name))
 
     def rules_line(self) -> str:
-        return esc(self.rules.describe())
+        """The rules in one line of words: "2 resets · 10 burns · four of a kind burns"."""
+        if isinstance(self.rules, NeighborRules):
+            return self._n(
+                "{n} life, Ace low, King blocks", "{n} lives, Ace low, King blocks", self.rules.lives
+            ).format(n=self.rules.lives)
+        return " · ".join(rules_words(self.rules, self._, self.language))
 
     def chat_title(self) -> str:
         return esc(self.game.chat.title or self._("your game"))
