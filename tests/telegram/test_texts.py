@@ -251,3 +251,64 @@ def test_rules_explain_only_what_matters() -> None:
     assert two_decks[-2:] == ["• played with two decks, up to 10 players", "House rules: decks=2"]
     french = rules_text(PRESETS["classic"], "fr").splitlines()
     assert "• 10 : brûle la pile ; tu rejoues — mais pas sur un 7" in french
+
+
+# ------------------------------------------------------------------------- counts, articles, ordinals
+
+
+def test_counts_take_the_singular_when_there_is_one() -> None:
+    from shithead_bot.service import Announcement, Notice, NoticeKind
+    from shithead_bot.telegram.render import announce
+
+    game = snapshot(playing())
+
+    def said(what: Announcement, language: str = "en", **data: object) -> str:
+        notice = Notice(NoticeKind.ANNOUNCE, 7, 1, {"what": what.value, **data})
+        rendered = announce.announce(page_of(game, language), notice)
+        assert rendered is not None
+        return rendered.text
+
+    assert said(Announcement.REMOVED, timeouts=1) == "⏰ Bob was removed after 1 missed turn."
+    assert said(Announcement.REMOVED, timeouts=3) == "⏰ Bob was removed after 3 missed turns in a row."
+    assert said(Announcement.REMOVED, "fr", timeouts=1) == "⏰ Bob a été retiré après 1 tour manqué."
+    assert said(Announcement.LOBBY_EXPIRED, days=1) == "Game #7 was never started and is closed after 1 day."
+    assert said(Announcement.PAUSE_EXPIRED, days=1) == "Game #7 was paused for 1 day and is closed."
+
+
+def test_the_first_play_names_the_rank_with_its_article() -> None:
+    rules = PRESETS["smelly"].with_rules({"4": "skip", "5": "skip", "6": "reverse", "7": "skip"})
+    for seed in range(100):  # 3 to 7 have powers: a deal where the first play needs an 8
+        state = new_game("shithead", rules, 3, seed)
+        for seat in range(3):
+            state.apply(seat, Ready())
+        starter = state.view(None).to_act or 0
+        if state.view(starter).required_rank == 8:
+            break
+    game = snapshot(state)
+    text = private.turn(page_of(game), game.seat(starter)).text
+    assert "Your first play must include an 8." in text
+    assert "Ton premier coup doit contenir un 8." in private.turn(page_of(game, "fr"), game.seat(starter)).text
+
+
+def test_the_last_timeout_warning_says_an_ordinal() -> None:
+    from shithead_bot.service import Reminder
+
+    game = snapshot(playing())
+    game = game.with_chat(max_timeouts=3)
+    text = private.reminder(page_of(game), game.seat(0), Reminder.REMINDER, {"timeouts": 2}).text
+    assert "That would be your 3rd timeout in a row: you would leave the game." in text
+    game = game.with_chat(max_timeouts=1)
+    text = private.reminder(page_of(game), game.seat(0), Reminder.REMINDER, {"timeouts": 0}).text
+    assert "If your time runs out, you leave the game." in text
+
+
+def test_settings_and_refusals_count_in_the_singular() -> None:
+    from shithead_bot.i18n import translations
+    from shithead_bot.service import RateLimitedError
+    from shithead_bot.telegram.render.rules import settings_text
+    from shithead_bot.telegram.replies import refusal
+
+    game = snapshot(playing()).with_chat(max_timeouts=1)
+    assert "Removal after 1 missed turn (0: never)" in settings_text(game.chat, translations("en"))
+    assert refusal(RateLimitedError("x", 70), translations("en")) == "Not so fast — try again in 1 min."
+    assert refusal(RateLimitedError("x", 300), translations("en")) == "Not so fast — try again in 5 min."

@@ -10,7 +10,7 @@ from typing import Any
 from engine import NeighborView, PickUp, PlayFaceDown, Rules, ShitheadView, rank_text
 from engine import events as ev
 from persistence.models import GameStatus
-from shithead_bot.narrate import ordinal
+from shithead_bot.narrate import a_rank, ordinal
 from shithead_bot.service import MoveLine, Reminder, SeatSnapshot
 from shithead_bot.telegram import keyboards
 from shithead_bot.telegram.render.common import Page, Rendered, esc, relative
@@ -56,7 +56,7 @@ def cards(page: Page, view: ShitheadView) -> list[str]:
     me = view.seats[view.seat or 0]
     lines = [page.pile_line(view), _("Stock: {stock}").format(stock=view.stock_count)]
     if view.required_rank:
-        lines.append(_("Your first play must include a {rank}.").format(rank=rank_text(view.required_rank)))
+        lines.append(_("Your first play must include {rank}.").format(rank=a_rank(view.required_rank, page.language)))
     lines.append(_("Your hand: {cards}").format(cards=page.cards(view.hand)))
     lines.append(_("Face-up: {cards} · face-down: {n}").format(cards=page.cards(me.face_up), n=me.face_down_count))
     return lines
@@ -145,9 +145,11 @@ def reminder(page: Page, seat: SeatSnapshot, why: Reminder, data: dict[str, Any]
     limit = page.game.chat.max_timeouts
     timeouts = int(data.get("timeouts", seat.timeouts_in_row))
     if limit and timeouts + 1 >= limit:
-        lines.append(
-            _("That would be your timeout number {n} in a row: you would leave the game.").format(n=timeouts + 1)
-        )
+        nth = ordinal(timeouts + 1, page.language)
+        if timeouts == 0:
+            lines.append(_("If your time runs out, you leave the game."))
+        else:
+            lines.append(_("That would be your {nth} timeout in a row: you would leave the game.").format(nth=nth))
     return Rendered("\n".join(lines), keyboards.show_my_cards(page))
 
 

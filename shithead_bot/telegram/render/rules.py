@@ -94,9 +94,11 @@ def settings_text(chat: ChatSnapshot, t: gettext.NullTranslations) -> str:
             _("Turn time: {turn} · reminders: {reminders}").format(
                 turn=turn_text(chat.turn_seconds), reminders=esc(reminders or _("off"))
             ),
-            _("Removal after {n} timeouts in a row (0: never) · deadlines skip quiet hours: {quiet}").format(
-                n=chat.max_timeouts, quiet=_("on") if chat.deadlines_skip_quiet else _("off")
-            ),
+            t.ngettext(
+                "Removal after {n} missed turn (0: never) · deadlines skip quiet hours: {quiet}",
+                "Removal after {n} missed turns in a row (0: never) · deadlines skip quiet hours: {quiet}",
+                chat.max_timeouts,
+            ).format(n=chat.max_timeouts, quiet=_("on") if chat.deadlines_skip_quiet else _("off")),
             _("Language: {language}").format(language=chat.language or _("each player's own")),
             "",
             esc(SETTINGS_USAGE),
