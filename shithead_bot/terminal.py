@@ -234,10 +234,8 @@ class Table:
         pile = view.pile[-6:]
         top = f"top {rank_text(view.effective_top)}" if view.effective_top else "no top"
         count = f"{len(view.pile)} card" if len(view.pile) == 1 else f"{len(view.pile)} cards"
-        lines = [
-            f"Pile: {cards_text(pile, self.fmt) or '—'} ({count}, {top})"
-            f" · Stock: {view.stock_count} · Burned: {view.discard_count}"
-        ]
+        shown = f"{cards_text(pile, self.fmt)} ({count}, {top})" if view.pile else "empty"
+        lines = [f"Pile: {shown} · Stock: {view.stock_count} · Burned: {view.discard_count}"]
         for info in view.seats:
             if info.seat == view.seat:
                 continue

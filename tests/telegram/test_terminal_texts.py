@@ -111,3 +111,8 @@ def test_one_seat_is_said_in_the_singular(capsys: pytest.CaptureFixture[str]) ->
     assert capsys.readouterr().err == "shithead-bot: 1 seat: this game takes 2-5 players (two decks allow up to 10)\n"
     assert main(["play", "--auto", "--game", "neighbor", "--seats", "1"]) == 2
     assert capsys.readouterr().err == "shithead-bot: 1 seat: this game takes 2-20 players\n"
+
+
+def test_an_empty_pile_is_said_so() -> None:
+    state = position(hand=[12], pile=[])
+    assert Table(["Ann", "Ben"], str).shithead(state.view(0))[0] == "Pile: empty · Stock: 0 · Burned: 47"
