@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 from engine import PRESETS, NeighborRules, NeighborState, Ready, ShitheadState, card_of, new_game
 from engine import events as ev
-from persistence.models import Chat, Game, Seat
+from persistence.models import Chat, Game, GameStatus, Seat
 from shithead_bot.service import GameSnapshot, MoveLine
 from shithead_bot.service.unit import GameTx
 from shithead_bot.telegram.callback_data import Codec
@@ -312,3 +312,29 @@ def test_settings_and_refusals_count_in_the_singular() -> None:
     assert "Removal after 1 missed turn (0: never)" in settings_text(game.chat, translations("en"))
     assert refusal(RateLimitedError("x", 70), translations("en")) == "Not so fast — try again in 1 min."
     assert refusal(RateLimitedError("x", 300), translations("en")) == "Not so fast — try again in 5 min."
+
+
+def test_the_end_names_the_loser_once() -> None:
+    from engine.ai import make_player
+
+    state = playing()
+    player = make_player("random", 1)
+    while not state.is_over:
+        seat = state.seats_to_act()[0]
+        state.apply(seat, player.choose(state.view(seat)))
+    outcome = state.outcome
+    assert outcome is not None
+    assert outcome.loser is not None
+    game = snapshot(state).with_game(status=GameStatus.FINISHED)
+    seats = [replace(s, place=outcome.places[s.number], is_loser=s.number == outcome.loser) for s in game.seats]
+    game = replace(game, seats=seats)
+    winner = outcome.ranking[0]
+    loser_name = NAMES[outcome.loser]
+    intro = ["You are out — 1st place!", f"{loser_name} is the Shithead! 💩"]  # the last move, as told
+    text = private.result(page_of(game), game.seat(winner), intro).text
+    assert text.count("Shithead") == 1, text
+    assert text.splitlines()[1:] == [
+        "You are out — 1st place!",
+        "You are 1st of 3.",
+        f"💩 {loser_name} is the Shithead!",
+    ]

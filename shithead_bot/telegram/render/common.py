@@ -155,10 +155,16 @@ class Page:
     def cards(self, cards: Sequence[Card]) -> str:
         return cards_text(cards) or "—"
 
+    def narrator_for(self, me: int | None) -> Narrator:
+        """The narrator for one reader: their own moves in the second person (None: the group)."""
+        if me is None:
+            return self.narrator
+        return Narrator(self.names, self.rules, self.language, escape=esc, me=me)
+
     def move_lines(self, moves: Sequence[MoveLine], me: int | None = None, play_only: bool = False) -> list[str]:
         """The moves in words; a timed-out player's moves say so. ``me``: the reader's seat, whose own
         moves are told in the second person. ``play_only``: leave out the swap phase's moves."""
-        narrator = self.narrator if me is None else Narrator(self.names, self.rules, self.language, escape=esc, me=me)
+        narrator = self.narrator_for(me)
         lines: list[str] = []
         for move in moves:
             events = [e for e in move.events if not (play_only and isinstance(e, SWAP_EVENTS))]

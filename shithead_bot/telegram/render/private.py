@@ -184,6 +184,9 @@ def result(page: Page, seat: SeatSnapshot, intro: Sequence[str] = ()) -> Rendere
     """The end, as this player lived it: their place, the loser (or the winners), and Rematch for
     those who would be dealt in again."""
     _ = page._
+    state = page.game.state
+    told = page.narrator_for(seat.number).result(state.outcome) if state and state.outcome else None
+    intro = [line for line in intro if line != told]  # the loser is named below
     lines = [_("🏁 <b>Game over</b> — {chat} #{id}").format(chat=page.chat_title(), id=page.game_id), *intro]
     place = ordinal(seat.place or 0, page.language)
     if seat.forfeited:
