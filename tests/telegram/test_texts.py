@@ -338,3 +338,12 @@ def test_the_end_names_the_loser_once() -> None:
         "You are 1st of 3.",
         f"💩 {loser_name} is the Shithead!",
     ]
+
+
+def test_help_says_how_to_start_a_game() -> None:
+    from shithead_bot.i18n import translations
+    from shithead_bot.telegram.render.info import help_text
+
+    lines = help_text(translations("en")).splitlines()
+    assert lines[2] == "To play: add me to a group, send /newgame there, and tap Join; whoever opened it taps Start."
+    assert help_text(translations("fr")).splitlines()[2].startswith("Pour jouer : ajoutez-moi à un groupe")
