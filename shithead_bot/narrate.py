@@ -222,6 +222,8 @@ class Narrator:
     # ----------------------------------------------------------------- Neighbor
 
     def _HandDealt(self, e: ev.HandDealt) -> str:
+        if self.is_me(e.dealer):
+            return self._("Hand {n}: you deal").format(n=e.hand)
         return self._("Hand {n}: {name} deals").format(n=e.hand, name=self.name(e.dealer))
 
     def _Kept(self, e: ev.Kept) -> str:

@@ -60,6 +60,8 @@ def test_neighbor_moves_speak_to_the_reader() -> None:
     assert told(ev.LifeLost(0, 2), me=0, neighbor=True, language="fr") == "Tu perds une vie (2 restantes)"
     assert told(ev.Eliminated(0, 3), me=0, neighbor=True) == "You are out of lives"
     assert told(ev.Skipped((1, 0)), me=0) == "Bob and you are skipped"
+    assert told(ev.HandDealt(2, 0), me=0, neighbor=True) == "Hand 2: you deal"
+    assert told(ev.HandDealt(2, 0), me=0, neighbor=True, language="fr") == "Manche 2 : c'est toi qui distribues"
 
 
 def test_the_end_speaks_to_the_loser() -> None:
