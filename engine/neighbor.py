@@ -78,7 +78,9 @@ class NeighborState:
     @classmethod
     def new(cls, rules: NeighborRules, seats: int, seed: int, dealer: int = 0) -> NeighborState:
         if not rules.min_seats <= seats <= rules.max_seats:
-            raise RulesError(f"{seats} seats: this game takes {rules.min_seats}-{rules.max_seats} players")
+            raise RulesError(
+                f"{seats} seat{'' if seats == 1 else 's'}: this game takes {rules.min_seats}-{rules.max_seats} players"
+            )
         if not 0 <= dealer < seats:
             raise UnknownSeatError(f"dealer {dealer} is not a seat of a {seats}-seat game")
         state = cls(rules, seats, seed, dealer)

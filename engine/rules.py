@@ -201,12 +201,23 @@ class Rules:
         except (KeyError, ValueError, TypeError, AttributeError) as exc:
             raise RulesError(f"not a rules value: {exc}") from exc
 
+    def matters(self, toggle: str) -> bool:
+        """Can this toggle change anything under these powers? The lower card's toggles need a
+        *lower* rank, and ``burn_on_lower`` a *burn* rank too."""
+        has = {p for _, p in self.powers}
+        if toggle == "lower_is_wild":
+            return Power.LOWER in has
+        if toggle == "burn_on_lower":
+            return Power.LOWER in has and Power.BURN in has
+        return True
+
+    def ranks_with(self, power: Power) -> tuple[int, ...]:
+        return tuple(r for r, p in self.powers if p is power)
+
     def describe(self) -> str:
-        """One line: the powers and the toggles that are on, e.g. for a lobby message."""
+        """One line: the powers and the toggles that are on and matter, e.g. for a terminal title."""
         parts = [f"{RANK_TEXTS[r]} {p.value}" for r, p in self.powers]
-        if self.lower_is_wild and any(p is Power.LOWER for _, p in self.powers):
-            parts.append("lower is wild")
-        on = [t.replace("_", " ") for t in TOGGLES if t != "lower_is_wild" and getattr(self, t)]
+        on = [t.replace("_", " ") for t in TOGGLES if getattr(self, t) and self.matters(t)]
         if self.decks == 2:
             on.append("two decks")
         return ", ".join(parts + on)

@@ -167,7 +167,7 @@ class ShitheadState:
         """Deal a new game: 3 face-down, 3 face-up, 3 in hand each, from the left of the dealer."""
         if not rules.min_seats <= seats <= rules.max_seats:
             raise RulesError(
-                f"{seats} seats: this game takes {rules.min_seats}-{rules.max_seats} players"
+                f"{seats} seat{'' if seats == 1 else 's'}: this game takes {rules.min_seats}-{rules.max_seats} players"
                 + (" (two decks allow up to 10)" if rules.decks == 1 else "")
             )
         if not 0 <= dealer < seats:

@@ -15,6 +15,9 @@ from engine.ai import ALIASES, DEFAULT_LEVEL, LEVELS
 from engine.rules import DEFAULT_PRESET
 from shithead_bot import cli_data, cli_ops
 from shithead_bot.config import Settings
+from shithead_bot.names import DEFAULT_NAME
+
+DESCRIPTION = "Shithead and Shit On Your Neighbor: play in the terminal, run the Telegram bot, or migrate its database."
 
 
 def build_rules(game: str, preset_name: str | None, rules: Sequence[str]) -> AnyRules:
@@ -38,7 +41,7 @@ def _play_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
     p.add_argument("--level", choices=(*LEVELS, *ALIASES), default=DEFAULT_LEVEL, help="computer players' level")
     p.add_argument("--auto", action="store_true", help="computer players in every seat; print the whole game")
-    p.add_argument("--name", default="Player", help="your name at the table")
+    p.add_argument("--name", default=DEFAULT_NAME, help=f"your name at the table (default: {DEFAULT_NAME})")
 
 
 def _run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -60,7 +63,7 @@ def _migrate_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="shithead-bot", description=__doc__)
+    p = argparse.ArgumentParser(prog="shithead-bot", description=DESCRIPTION)
     sub = p.add_subparsers(dest="command", required=True)
     _play_parser(sub)
     _run_parser(sub)

@@ -30,6 +30,13 @@ def rank_plural(rank: int) -> str:
     return RANK_NAMES_PLURAL.get(rank, f"{rank_text(rank)}s")
 
 
+def a_rank(rank: int, language: str = "en") -> str:
+    """A rank with its article: "an 8", "an A", "a 3" (French: "un 8")."""
+    if language == "fr":
+        return f"un {rank_text(rank)}"
+    return f"{'an' if rank in (8, 14) else 'a'} {rank_text(rank)}"
+
+
 def ordinal(place: int, language: str = "en") -> str:
     """1st, 2nd, 3rd… (French: 1er, 2e, 3e…)."""
     if language == "fr":
@@ -48,9 +55,12 @@ class Narrator:
         language: str = "en",
         card_format: CardFormat = plain_card,
         escape: Callable[[str], str] = str,
+        me: int | None = None,
     ) -> None:
         """``escape`` is applied to every text that comes from people (names, a house rule's loser
-        title) — ``html.escape`` for Telegram's HTML messages."""
+        title) — ``html.escape`` for Telegram's HTML messages. ``me``: the seat of the reader, whose
+        own moves are told in the second person ("You played 4♦")."""
+        self.me = me
         self.escape = escape
         self.names = [escape(name) for name in names]
         self.rules = rules
@@ -62,6 +72,9 @@ class Narrator:
 
     def name(self, seat: int | None) -> str:
         return self._("the deck") if seat is None else self.names[seat]
+
+    def is_me(self, seat: int | None) -> bool:
+        return seat is not None and seat == self.me
 
     def lines(self, events: Sequence[ev.Event]) -> list[str]:
         """One line per event worth telling; a burn joins the play that caused it."""
@@ -88,21 +101,33 @@ class Narrator:
     # ----------------------------------------------------------------- Shithead
 
     def _Swapped(self, e: ev.Swapped) -> str:
+        if self.is_me(e.seat):
+            return self._("You put {card} face-up and took {other} into hand").format(
+                card=self.fmt(e.to_face_up), other=self.fmt(e.to_hand)
+            )
         return self._("{name} put {card} face-up and took {other} into hand").format(
             name=self.name(e.seat), card=self.fmt(e.to_face_up), other=self.fmt(e.to_hand)
         )
 
     def _Readied(self, e: ev.Readied) -> str:
+        if self.is_me(e.seat):
+            return self._("You are ready")
         return self._("{name} is ready").format(name=self.name(e.seat))
 
     def _PlayStarted(self, e: ev.PlayStarted) -> str:
+        _ = self._
         if e.rank is None:
-            return self._("{name} starts").format(name=self.name(e.seat))
-        return self._("{name} starts with a {rank}").format(name=self.name(e.seat), rank=rank_text(e.rank))
+            return _("You start") if self.is_me(e.seat) else _("{name} starts").format(name=self.name(e.seat))
+        rank = a_rank(e.rank, self.language)
+        if self.is_me(e.seat):
+            return _("You start with {rank}").format(rank=rank)
+        return _("{name} starts with {rank}").format(name=self.name(e.seat), rank=rank)
 
     def _Played(self, e: ev.Played) -> str:
         _ = self._
         cards = cards_text(e.cards, self.fmt)
+        if self.is_me(e.seat):
+            return self._my_play(e.source, cards)
         name = self.name(e.seat)
         if e.source == "d":
             return _("{name} turned over a face-down card: {cards}").format(name=name, cards=cards)
@@ -112,8 +137,22 @@ class Narrator:
             return _("{name} played {cards} from face-up").format(name=name, cards=cards)
         return _("{name} played {cards}").format(name=name, cards=cards)
 
+    def _my_play(self, source: str, cards: str) -> str:
+        _ = self._
+        if source == "d":
+            return _("You turned over a face-down card: {cards}").format(cards=cards)
+        if source == "g":
+            return _("You played the top of the stock blind: {cards}").format(cards=cards)
+        if source == "u":
+            return _("You played {cards} from face-up").format(cards=cards)
+        return _("You played {cards}").format(cards=cards)
+
     def _BlindFailed(self, e: ev.BlindFailed) -> str:
         where = self._("face-down card") if e.source == "d" else self._("top of the stock")
+        if self.is_me(e.seat):
+            return self._("You turned over the {where}: {card} — it does not fit").format(
+                where=where, card=self.fmt(e.card)
+            )
         return self._("{name} turned over the {where}: {card} — it does not fit").format(
             name=self.name(e.seat), where=where, card=self.fmt(e.card)
         )
@@ -122,6 +161,13 @@ class Narrator:
         return self.burn(e)
 
     def _PickedUp(self, e: ev.PickedUp) -> str:
+        if self.is_me(e.seat):
+            text = self._n("You picked up the pile ({n} card)", "You picked up the pile ({n} cards)", e.amount).format(
+                n=e.amount
+            )
+            if e.face_up is not None:
+                text += self._(" and took your face-up {card} along").format(card=self.fmt(e.face_up))
+            return text
         text = self._n(
             "{name} picked up the pile ({n} card)", "{name} picked up the pile ({n} cards)", e.amount
         ).format(name=self.name(e.seat), n=e.amount)
@@ -130,17 +176,26 @@ class Narrator:
         return text
 
     def _Skipped(self, e: ev.Skipped) -> str:
+        if self.me in e.seats:
+            others = [self.name(s) for s in e.seats if s != self.me]
+            if not others:
+                return self._("You are skipped")
+            return self._("{names} and you are skipped").format(names=", ".join(others))
         return self._("{names} skipped").format(names=", ".join(self.name(s) for s in e.seats))
 
     def _Reversed(self, e: ev.Reversed) -> str:
         return self._("the direction of play is reversed")
 
     def _WentOut(self, e: ev.WentOut) -> str:
+        if self.is_me(e.seat):
+            return self._("You are out — {place} place!").format(place=ordinal(e.place, self.language))
         return self._("{name} is out — {place} place!").format(
             name=self.name(e.seat), place=ordinal(e.place, self.language)
         )
 
     def _Forfeited(self, e: ev.Forfeited) -> str:
+        if self.is_me(e.seat):
+            return self._("You left the game")
         return self._("{name} left the game").format(name=self.name(e.seat))
 
     def _GameOver(self, e: ev.GameOver) -> str:
@@ -152,27 +207,50 @@ class Narrator:
         if isinstance(self.rules, NeighborRules):
             winners = [self.name(s) for s in outcome.winners]
             if len(winners) == 1:
-                return _("{name} wins!").format(name=winners[0])
+                return _("You win!") if self.is_me(outcome.winners[0]) else _("{name} wins!").format(name=winners[0])
+            if self.me in outcome.winners:
+                others = [self.name(s) for s in outcome.winners if s != self.me]
+                return _("You share the win with {names}!").format(names=", ".join(others))
             return _("{names} share the win!").format(names=", ".join(winners))
         if outcome.loser is None:
             return _("Game over — {name} wins!").format(name=self.name(outcome.winners[0]))
         title = self.escape(self.rules.loser_title)
+        if self.is_me(outcome.loser):
+            return _("You are the {title}! 💩").format(title=title)
         return _("{name} is the {title}! 💩").format(name=self.name(outcome.loser), title=title)
 
     # ----------------------------------------------------------------- Neighbor
 
     def _HandDealt(self, e: ev.HandDealt) -> str:
+        if self.is_me(e.dealer):
+            return self._("Hand {n}: you deal").format(n=e.hand)
         return self._("Hand {n}: {name} deals").format(n=e.hand, name=self.name(e.dealer))
 
     def _Kept(self, e: ev.Kept) -> str:
+        if self.is_me(e.seat):
+            return self._("You keep")
         return self._("{name} keeps").format(name=self.name(e.seat))
 
     def _Traded(self, e: ev.Traded) -> str:
+        _ = self._
+        if self.is_me(e.seat):
+            if e.neighbour is None:
+                return _("You trade with the deck")
+            return _("You swap with {other}").format(other=self.name(e.neighbour))
+        if self.is_me(e.neighbour):
+            return _("{name} swaps with you").format(name=self.name(e.seat))
         if e.neighbour is None:
             return self._("{name} trades with the deck").format(name=self.name(e.seat))
         return self._("{name} swaps with {other}").format(name=self.name(e.seat), other=self.name(e.neighbour))
 
     def _Blocked(self, e: ev.Blocked) -> str:
+        _, king = self._, self.fmt(e.king)
+        if self.is_me(e.seat):
+            if e.neighbour is None:
+                return _("the deck blocks you with {card}!").format(card=king)
+            return _("{other} blocks you with {card}!").format(other=self.name(e.neighbour), card=king)
+        if self.is_me(e.neighbour):
+            return _("You block {name} with {card}!").format(name=self.name(e.seat), card=king)
         if e.neighbour is None:
             return self._("the deck blocks {name} with {card}!").format(name=self.name(e.seat), card=self.fmt(e.king))
         return self._("{other} blocks {name} with {card}!").format(
@@ -184,11 +262,15 @@ class Narrator:
         return self._("Cards: {cards}").format(cards=", ".join(shown))
 
     def _LifeLost(self, e: ev.LifeLost) -> str:
+        if self.is_me(e.seat):
+            return self._n("You lose a life ({n} left)", "You lose a life ({n} left)", e.lives).format(n=e.lives)
         return self._n("{name} loses a life ({n} left)", "{name} loses a life ({n} left)", e.lives).format(
             name=self.name(e.seat), n=e.lives
         )
 
     def _Eliminated(self, e: ev.Eliminated) -> str:
+        if self.is_me(e.seat):
+            return self._("You are out of lives")
         return self._("{name} is out of lives").format(name=self.name(e.seat))
 
     def _HandVoided(self, e: ev.HandVoided) -> str:

@@ -1,9 +1,7 @@
 """``shithead-bot play``: a whole game in the terminal against computer players.
 
-Type what you would say at the table: ``q`` (one Queen), ``qq`` or ``2 q`` (two Queens), ``10``,
-``pickup`` (``pickup 6`` to take face-up 6 along), ``1`` for face-down slot 1, ``gamble``; in the
-swap phase ``q 5`` (hand Q goes face-up, face-up 5 to hand) and ``ready``; in Neighbor ``keep`` or
-``swap``. ``help`` lists your moves, ``quit`` leaves.
+What people type is parsed by :func:`parse_input`; what they read is :data:`SHITHEAD_HELP` or
+:data:`NEIGHBOR_HELP`, the table from :class:`Table`, and the moves told by the narrator.
 """
 
 from __future__ import annotations
@@ -38,8 +36,24 @@ from engine import (
 )
 from engine.ai import Player, make_player
 from engine.cards import parse_rank
-from shithead_bot.names import computer_name
-from shithead_bot.narrate import Narrator, cards_text, ordinal
+from shithead_bot.names import table_names
+from shithead_bot.narrate import Narrator, a_rank, cards_text, ordinal
+
+SHITHEAD_HELP = """Type what you would say at the table:
+  q (one Queen), qq or 2 q (two Queens), 10 (a Ten)
+  pickup        pick up the pile (pickup 6: take your face-up 6 along, when the rules say so)
+  1, 2 or 3     turn over that face-down card, once your hand and face-up cards are gone
+  gamble        play the top of the stock blind, when the rules allow it
+In the swap phase:
+  q 5           put your Queen from hand face-up and take the face-up 5 into hand
+  ready         you are done swapping
+help shows this, quit leaves the game."""
+
+NEIGHBOR_HELP = """Each hand, everyone holds one card; every lowest card loses a life (Ace is lowest).
+  keep: keep your card
+  swap: swap it with the next player's card (a King there blocks the swap);
+        the dealer, who acts last, trades with the top of the deck instead
+help shows this, quit leaves the game."""
 
 RED = "\033[31m"
 BOLD = "\033[1m"
@@ -172,7 +186,7 @@ def _rank_and_count(words: str) -> tuple[int, int]:
 def _why_not(move: Play, view: ShitheadView) -> str:
     name = rank_text(move.rank)
     if view.required_rank and move.rank != view.required_rank:
-        return f"the first play of the game must include a {rank_text(view.required_rank)}"
+        return f"the first play of the game must include {a_rank(view.required_rank)}"
     source_cards = view.hand if move.source is Source.HAND else view.seats[view.seat or 0].face_up
     held = sum(1 for c in source_cards if c.rank == move.rank)
     where = "in hand" if move.source is Source.HAND else "face-up"
@@ -180,8 +194,8 @@ def _why_not(move: Play, view: ShitheadView) -> str:
         return f"you have no {name} {where}"
     if held < move.count:
         return f"you have only {held} × {name} {where}"
-    top = rank_text(view.effective_top) if view.effective_top else "the pile"
-    return f"a {name} cannot go on {top} now"
+    top = a_rank(view.effective_top) if view.effective_top else "the pile"
+    return f"{a_rank(move.rank)} cannot go on {top} now"
 
 
 def _legal(move: Move, legal: Sequence[Move], reason: str = "that is not allowed now") -> Move:
@@ -219,10 +233,9 @@ class Table:
     def shithead(self, view: ShitheadView) -> list[str]:
         pile = view.pile[-6:]
         top = f"top {rank_text(view.effective_top)}" if view.effective_top else "no top"
-        lines = [
-            f"Pile: {cards_text(pile, self.fmt) or '—'} ({len(view.pile)} cards, {top})"
-            f" · Stock: {view.stock_count} · Burned: {view.discard_count}"
-        ]
+        count = f"{len(view.pile)} card" if len(view.pile) == 1 else f"{len(view.pile)} cards"
+        shown = f"{cards_text(pile, self.fmt)} ({count}, {top})" if view.pile else "empty"
+        lines = [f"Pile: {shown} · Stock: {view.stock_count} · Burned: {view.discard_count}"]
         for info in view.seats:
             if info.seat == view.seat:
                 continue
@@ -271,14 +284,13 @@ class TerminalGame:
         self.state: AnyState = new_game(kind, rules, seats, seed)
         self.auto = auto
         self.human = None if auto else 0
-        computers = [computer_name(n) for n in range(seats)]
-        self.names = computers if auto else [name, *computers[: seats - 1]]
+        self.names = table_names(None if auto else name, seats)
         self.players: dict[int, Player] = {
             s: make_player(level, seed * 31 + s) for s in range(seats) if s != self.human
         }
         self.colour = use_colour(out)
         self.fmt = card_formatter(self.colour)
-        self.narrator = Narrator(self.names, rules, card_format=self.fmt)
+        self.narrator = Narrator(self.names, rules, card_format=self.fmt, me=self.human)
         self.table = Table(self.names, self.fmt)
         self.out = out
         self.read = read
@@ -314,7 +326,9 @@ class TerminalGame:
         lines = self.table.neighbor(view) if isinstance(view, NeighborView) else self.table.shithead(view)
         for line in lines:
             self.say(line)
-        moves = ", ".join(describe_move(m) for m in view.legal_moves)
+        moves = ", ".join(self._move_text(m, view) for m in view.legal_moves)
+        if isinstance(view, NeighborView):
+            self.say(self._neighbor_hint(view))
         self.say(f"Your moves: {moves}")
         while True:
             try:
@@ -324,7 +338,7 @@ class TerminalGame:
             if text.strip().lower() in ("quit", "exit"):
                 return False
             if text.strip().lower() in ("help", "?", "moves"):
-                self.say(__doc__.split("\n\n", 1)[1].strip() if __doc__ else "")
+                self.say(NEIGHBOR_HELP if isinstance(view, NeighborView) else SHITHEAD_HELP)
                 self.say(f"Your moves: {moves}")
                 continue
             try:
@@ -334,6 +348,19 @@ class TerminalGame:
                 continue
             self._apply(seat, move)
             return True
+
+    def _neighbor_hint(self, view: NeighborView) -> str:
+        if view.dealer == view.seat:
+            return "You deal: 'swap' trades your card with the top of the deck."
+        neighbour = self.names[view.neighbour] if view.neighbour is not None else "the next player"
+        return f"'swap' swaps your card with {neighbour}'s."
+
+    def _move_text(self, move: Move, view: ShitheadView | NeighborView) -> str:
+        text = describe_move(move)
+        if isinstance(move, Trade) and isinstance(view, NeighborView):
+            other = "the deck" if view.dealer == view.seat or view.neighbour is None else self.names[view.neighbour]
+            return f"{text} (with {other})"
+        return text
 
     def _ranking(self) -> None:
         outcome = self.state.outcome

@@ -166,8 +166,7 @@ class Delivery:
         elif wants_keyboard and NoticeKind.TURN in kinds and NoticeKind.MOVED not in kinds:
             await self._send_private(b, number, private.turn(page, seat), version, retried=retried)
         elif wants_keyboard:  # the same player goes on (play again, or swapping): edit in place
-            intro = done.text.splitlines()[1:] if NoticeKind.MOVED in kinds else []
-            await self._edit_private(b, number, private.turn(page, seat, intro), version)
+            await self._edit_private(b, number, private.turn(page, seat), version)
         elif NoticeKind.MOVED in kinds:
             await self._edit_private(b, number, done, version)
 

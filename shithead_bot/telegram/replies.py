@@ -77,7 +77,8 @@ def refusal(exc: Exception, t: gettext.NullTranslations) -> str:
             return _("There is already a game waiting for players here (#{id}).").format(id=exc.game_id)
         return _("There is already a game going on here (#{id}).").format(id=exc.game_id)
     if isinstance(exc, RateLimitedError):
-        return _("Not so fast — try again in {n} min.").format(n=max(1, exc.seconds_left // 60))
+        n = max(1, exc.seconds_left // 60)
+        return t.ngettext("Not so fast — try again in {n} min.", "Not so fast — try again in {n} min.", n).format(n=n)
     if isinstance(exc, WrongStateError):
         return _(WRONG_STATE.get(GameStatus(exc.status), N_("That cannot be done now.")))
     text = _by_class(REFUSALS, exc)

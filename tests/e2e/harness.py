@@ -138,6 +138,11 @@ async def running_bot(fake: FakeTelegram, database_url: str, **kwargs: object) -
         await bot.stop()
 
 
+def asks_to_act(text: str) -> bool:
+    """A private game message that asks its reader to act: their turn, or the swap phase before Ready."""
+    return "Your turn" in text or ("Swap phase" in text and "You are ready" not in text)
+
+
 @dataclass
 class Player:
     fake: FakeTelegram
@@ -153,7 +158,7 @@ class Player:
     def live_message(self) -> SeenMessage | None:
         """My private message with buttons for a move, if any (the newest)."""
         for message in reversed(self.private()):
-            if message.from_bot and "Your turn" in message.text and any(b.callback_data for b in message.buttons):
+            if message.from_bot and asks_to_act(message.text) and any(b.callback_data for b in message.buttons):
                 return message
         return None
 

@@ -9,7 +9,7 @@ import asyncio
 import pytest
 
 from tests.e2e.conftest import start_all
-from tests.e2e.harness import BotProcess, Player, play_until_over, start_game
+from tests.e2e.harness import BotProcess, Player, asks_to_act, play_until_over, start_game
 from tests.support.fakebot import FakeTelegram, SeenMessage
 
 pytestmark = pytest.mark.slow
@@ -46,12 +46,12 @@ async def test_a_turn_message_resent_after_a_crash_leaves_one_live_keyboard(
         assert sent.is_set()
     finally:
         await bot.stop(kill=True)  # SIGKILL: the message is out, the bot never learnt its id
-    before = {p.user_id: len([m for m in p.private() if "Your turn" in m.text]) for p in duo}
+    before = {p.user_id: len([m for m in p.private() if asks_to_act(m.text)]) for p in duo}
     bot = BotProcess(fake, database_url, extra_env=env)
     await bot.start()
     try:
         await fake.wait_for(
-            lambda: any(len([m for m in p.private() if "Your turn" in m.text]) > before[p.user_id] for p in duo),
+            lambda: any(len([m for m in p.private() if asks_to_act(m.text)]) > before[p.user_id] for p in duo),
             timeout=30,
         )  # the lease ran out and the turn message went out again
         await asyncio.sleep(1.5)

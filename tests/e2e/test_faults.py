@@ -15,6 +15,7 @@ from tests.e2e.harness import (
     ROOT,
     BotProcess,
     Player,
+    asks_to_act,
     current,
     find,
     has_button,
@@ -185,7 +186,7 @@ async def test_killed_and_restarted_mid_game(fake: FakeTelegram, bot: BotProcess
     turn_messages: Counter[tuple[int, str]] = Counter()
     for player in trio:
         for version in fake.history(player.user_id):
-            if "Your turn" in version.text and version.version == 0:
+            if asks_to_act(version.text) and version.version == 0:
                 keys = {(b.callback_data or "").split(":")[2] for b in version.buttons if b.callback_data}
                 turn_messages.update((player.user_id, key) for key in keys)
     assert turn_messages
@@ -207,7 +208,7 @@ async def test_commands(fake: FakeTelegram, bot: BotProcess, players: list[Playe
     listed = await fake.wait_for(lambda: find(fake, bob.user_id, bob.user_id, "Your games:"), timeout=15)
     await bob.press(listed, next(b.text for b in listed.buttons))
     await bob.command("/hand")
-    await fake.wait_for(lambda: sum("Your turn" in m.text for m in bob.private()) >= 2, timeout=15)
+    await fake.wait_for(lambda: sum(asks_to_act(m.text) for m in bob.private()) >= 2, timeout=15)
     await bob.command("/abort")
     await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Only the game's creator") is not None, timeout=15)
     await alice.command("/abort")

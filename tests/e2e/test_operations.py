@@ -11,7 +11,7 @@ import aiohttp
 import pytest
 
 from tests.e2e.conftest import start_all
-from tests.e2e.harness import BotProcess, Player, free_port, start_game, start_workers, webhook_worker
+from tests.e2e.harness import BotProcess, Player, asks_to_act, free_port, start_game, start_workers, webhook_worker
 from tests.support.fakebot import FakeTelegram, SeenMessage
 
 pytestmark = pytest.mark.slow
@@ -113,7 +113,7 @@ async def test_sigterm_finishes_the_update_in_hand_and_exits_0(
         return None
 
     mover, message = await fake.wait_for(playing, timeout=15)
-    turns_before = {p.user_id: len([m for m in p.private() if "Your turn" in m.text]) for p in duo}
+    turns_before = {p.user_id: len([m for m in p.private() if asks_to_act(m.text)]) for p in duo}
     data = fake.button_data(message.chat_id, message.message_id, mover.choose(message))
     polls = len(fake.calls_of("getUpdates"))
     pressed = await fake.press(mover.user_id, message.chat_id, message.message_id, data)
@@ -125,5 +125,5 @@ async def test_sigterm_finishes_the_update_in_hand_and_exits_0(
     assert code == 0
     assert " ERROR " not in bot.log_text
     assert "stopped" in bot.log_text
-    turns_after = {p.user_id: len([m for m in p.private() if "Your turn" in m.text]) for p in duo}
+    turns_after = {p.user_id: len([m for m in p.private() if asks_to_act(m.text)]) for p in duo}
     assert turns_after != turns_before or mover.live_message() is not None  # the move's notices went out

@@ -56,8 +56,9 @@ async def test_private_messages_follow_each_players_language(
     to_bob = " ".join(text for chat, text in bot.sent if chat == bob.id)
     to_group = " ".join(text for chat, text in bot.sent if chat == -42)
     assert "Main" in to_amelie or "main" in to_amelie
-    assert "Hand:" in to_bob
-    assert "Hand:" not in to_amelie
+    assert "Your hand:" in to_bob
+    assert "Your hand:" not in to_amelie
+    assert "Ta main :" in to_amelie
     assert "Swap phase" in to_group  # groups: English unless the chat says otherwise
 
 

@@ -64,7 +64,7 @@ def test_people_type_ranks_and_counts(text: str, move: Play) -> None:
     [
         ("j", "no J in hand"),
         ("3 q", "only 2 × Q"),
-        ("4", "cannot go on 9"),
+        ("4", "a 4 cannot go on a 9 now"),
         ("pickup", "you have a legal play"),
         ("hello", "not a move"),
         ("", "type a move"),

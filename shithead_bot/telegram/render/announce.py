@@ -75,7 +75,10 @@ def _forfeited(page: Page, name: str, data: dict[str, Any]) -> str:
 
 
 def _removed(page: Page, name: str, data: dict[str, Any]) -> str:
-    return page._("⏰ {name} was removed after {n} timeouts in a row.").format(name=name, n=data.get("timeouts", 0))
+    n = int(data.get("timeouts", 0))
+    return page._n(
+        "⏰ {name} was removed after {n} missed turn.", "⏰ {name} was removed after {n} missed turns in a row.", n
+    ).format(name=name, n=n)
 
 
 def _aborted(page: Page, name: str, data: dict[str, Any]) -> str:
@@ -95,15 +98,21 @@ def _lobby_closed(page: Page, name: str, data: dict[str, Any]) -> str:
 
 
 def _lobby_expired(page: Page, name: str, data: dict[str, Any]) -> str:
-    return page._("Game #{id} was never started and is closed after {days} days.").format(
-        id=page.game_id, days=data.get("days", 7)
-    )
+    days = int(data.get("days", 7))
+    return page._n(
+        "Game #{id} was never started and is closed after {days} day.",
+        "Game #{id} was never started and is closed after {days} days.",
+        days,
+    ).format(id=page.game_id, days=days)
 
 
 def _pause_expired(page: Page, name: str, data: dict[str, Any]) -> str:
-    return page._("Game #{id} was paused for {days} days and is closed.").format(
-        id=page.game_id, days=data.get("days", 30)
-    )
+    days = int(data.get("days", 30))
+    return page._n(
+        "Game #{id} was paused for {days} day and is closed.",
+        "Game #{id} was paused for {days} days and is closed.",
+        days,
+    ).format(id=page.game_id, days=days)
 
 
 _TEXTS: dict[Announcement, Callable[[Page, str, dict[str, Any]], str]] = {

@@ -13,13 +13,15 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import Card, NeighborRules, Power, Rules, ShitheadView, rank_text
+from engine import events as ev
 from persistence.models import GameStatus
 from shithead_bot.i18n import translations
-from shithead_bot.narrate import Narrator, cards_text
+from shithead_bot.narrate import Narrator, a_rank, cards_text
 from shithead_bot.service import GameSnapshot, MoveLine
 from shithead_bot.telegram.callback_data import Action, Button, Codec
 
 MAX_TEXT = 4096
+SWAP_EVENTS = (ev.Swapped, ev.Readied)
 ROW = 4
 _TAG = re.compile(r"<[^>]*>")
 
@@ -61,17 +63,50 @@ def rows(buttons: Sequence[InlineKeyboardButton], width: int = ROW) -> list[list
 
 
 def relative(until: datetime, now: datetime, _: Any) -> str:
-    """ "in 23 h", "in 5 min", "in 40 s" — or "now" when past."""
+    """ "in 23 h", "in 1 h 30 min", "in 5 min", "in 40 s" — or "now" when past."""
     seconds = int((until - now).total_seconds())
     if seconds <= 0:
         return _("now")
     if seconds < 90:
         return _("in {n} s").format(n=seconds)
-    if seconds < 90 * 60:
+    if seconds < 3600 - 30:
         return _("in {n} min").format(n=round(seconds / 60))
+    if seconds < 3 * 3600:
+        hours, minutes = divmod(round(seconds / 60), 60)
+        if minutes:
+            return _("in {h} h {min} min").format(h=hours, min=minutes)
+        return _("in {n} h").format(n=hours)
     if seconds < 48 * 3600:
         return _("in {n} h").format(n=round(seconds / 3600))
     return _("in {n} days").format(n=round(seconds / 86400))
+
+
+def rules_words(rules: Rules, _: Any, language: str) -> list[str]:
+    """Each power, then each toggle that is on and matters, in a few words."""
+    words = {
+        Power.RESET: _("{rank} resets"),
+        Power.INVISIBLE: _("{rank} is see-through"),
+        Power.BURN: _("{rank} burns"),
+        Power.LOWER: _("{rank} (on anything): lower next") if rules.lower_is_wild else _("{rank}: lower next"),
+        Power.SKIP: _("{rank} skips"),
+        Power.REVERSE: _("{rank} reverses"),
+    }
+    lower = rules.ranks_with(Power.LOWER)
+    parts = []
+    for rank, power in rules.powers:
+        part = words[power].format(rank=rank_text(rank))
+        if power is Power.BURN and rules.matters("burn_on_lower") and not rules.burn_on_lower:
+            part += _(", not on {rank}").format(rank=a_rank(lower[0], language))
+        parts.append(esc(part))
+    toggles = {
+        "four_burns": _("four of a kind burns"),
+        "pickup_then_play": _("you lead after a pickup"),
+        "faceup_pickup_takes_one": _("a pickup from face-up takes one along"),
+        "may_pickup_anytime": _("pick up any time"),
+        "stock_gamble": _("blind stock play"),
+    }
+    parts += [text for key, text in toggles.items() if getattr(rules, key)]
+    return parts + ([_("two decks")] if rules.decks == 2 else [])
 
 
 class Page:
@@ -107,7 +142,12 @@ class Page:
         return _("🃏 <b>Shithead</b> ({preset})").format(preset=esc(self.rules.name))
 
     def rules_line(self) -> str:
-        return esc(self.rules.describe())
+        """The rules in one line of words: "2 resets · 10 burns · four of a kind burns"."""
+        if isinstance(self.rules, NeighborRules):
+            return self._n(
+                "{n} life, Ace low, King blocks", "{n} lives, Ace low, King blocks", self.rules.lives
+            ).format(n=self.rules.lives)
+        return " · ".join(rules_words(self.rules, self._, self.language))
 
     def chat_title(self) -> str:
         return esc(self.game.chat.title or self._("your game"))
@@ -115,15 +155,29 @@ class Page:
     def cards(self, cards: Sequence[Card]) -> str:
         return cards_text(cards) or "—"
 
-    def move_lines(self, moves: Sequence[MoveLine]) -> list[str]:
-        """The moves in words; a timed-out player's moves say so."""
+    def narrator_for(self, me: int | None) -> Narrator:
+        """The narrator for one reader: their own moves in the second person (None: the group)."""
+        if me is None:
+            return self.narrator
+        return Narrator(self.names, self.rules, self.language, escape=esc, me=me)
+
+    def move_lines(self, moves: Sequence[MoveLine], me: int | None = None, play_only: bool = False) -> list[str]:
+        """The moves in words; a timed-out player's moves say so. ``me``: the reader's seat, whose own
+        moves are told in the second person. ``play_only``: leave out the swap phase's moves."""
+        narrator = self.narrator_for(me)
         lines: list[str] = []
         for move in moves:
-            told = self.narrator.lines(list(move.events))
+            events = [e for e in move.events if not (play_only and isinstance(e, SWAP_EVENTS))]
+            told = narrator.lines(events)
             if move.actor == "timeout" and told:
-                told[0] = self._("⏰ {name} timed out — {what}").format(name=esc(self.names[move.seat]), what=told[0])
+                told[0] = self.timed_out(move.seat, told[0], me)
             lines.extend(told)
         return lines
+
+    def timed_out(self, seat: int, what: str, me: int | None) -> str:
+        if seat == me:
+            return self._("⏰ Your time ran out — {what}").format(what=what[:1].lower() + what[1:])
+        return self._("⏰ {name} timed out — {what}").format(name=esc(self.names[seat]), what=what)
 
     def deadline(self) -> str:
         game = self.game.game

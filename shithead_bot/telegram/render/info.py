@@ -31,6 +31,7 @@ def help_text(t: gettext.NullTranslations) -> str:
     lines = [
         _("🃏 I run games of <b>Shithead</b> and <b>Shit On Your Neighbor</b> in your group, at your own pace."),
         _("Your cards and buttons come in our private chat; the group sees one table message."),
+        _("To play: add me to a group, send /newgame there, and tap Join; whoever opened it taps Start."),
         "",
     ]
     return "\n".join(lines + [f"/{name} — {_(text)}" for name, text in COMMANDS])

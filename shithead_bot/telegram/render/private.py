@@ -8,31 +8,47 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine import NeighborView, PickUp, PlayFaceDown, Rules, ShitheadView, rank_text
+from engine import events as ev
 from persistence.models import GameStatus
-from shithead_bot.narrate import ordinal
+from shithead_bot.narrate import a_rank, ordinal
 from shithead_bot.service import MoveLine, Reminder, SeatSnapshot
 from shithead_bot.telegram import keyboards
 from shithead_bot.telegram.render.common import Page, Rendered, esc, relative
 
 
-def turn(page: Page, seat: SeatSnapshot, intro: Sequence[str] = ()) -> Rendered:
-    """The private message of a seat that may act now: its cards and one button per legal move."""
+def turn(page: Page, seat: SeatSnapshot) -> Rendered:
+    """A seat's private game message, top-down: whose turn and until when, what happened since
+    this player's last turn, their cards, then one button per legal move."""
     view = page.game.view(seat.number)
-    header = [*intro, header_line(page, view)]
+    if page.game.in_swap_phase:
+        return swap(page, seat, None)
+    header = [header_line(page, view), *since_last_turn(page, seat.number)]
     if isinstance(view, NeighborView):
         return neighbor_turn(page, view, header, seat.keyboard_version)
-    if page.game.in_swap_phase:
-        return swap(page, seat, None, header)
     return Rendered("\n".join([*header, *cards(page, view)]), keyboards.moves(page, view, seat.keyboard_version))
 
 
 def header_line(page: Page, view: ShitheadView | NeighborView) -> str:
     _ = page._
-    if view.to_act == view.seat or (page.game.in_swap_phase and view.legal_moves):
-        return _("🃏 <b>Your turn</b> — {chat} #{id} {deadline}").format(
-            chat=page.chat_title(), id=page.game_id, deadline=page.deadline()
-        )
-    return _("🃏 {chat} #{id}").format(chat=page.chat_title(), id=page.game_id)
+    where = {"chat": page.chat_title(), "id": page.game_id, "deadline": page.deadline()}
+    if view.to_act == view.seat:
+        return _("🃏 <b>Your turn</b> — {chat} #{id} {deadline}").format(**where)
+    if view.to_act is not None and page.game.is_active:
+        name = esc(page.names[view.to_act])
+        return _("🃏 {chat} #{id} — {name}'s turn {deadline}").format(name=name, **where)
+    return _("🃏 {chat} #{id}").format(chat=where["chat"], id=where["id"])
+
+
+def since_last_turn(page: Page, number: int, limit: int = 8) -> list[str]:
+    """What happened since this seat's previous turn ended: the others' moves, then this turn's own
+    moves (a burn, a skip: the same player goes on), told to the reader."""
+    moves = list(page.game.moves)
+    start = len(moves)
+    while start and moves[start - 1].seat == number:
+        start -= 1
+    while start and moves[start - 1].seat != number:
+        start -= 1
+    return page.move_lines(moves[start:], me=number, play_only=True)[-limit:]
 
 
 def cards(page: Page, view: ShitheadView) -> list[str]:
@@ -40,29 +56,38 @@ def cards(page: Page, view: ShitheadView) -> list[str]:
     me = view.seats[view.seat or 0]
     lines = [page.pile_line(view), _("Stock: {stock}").format(stock=view.stock_count)]
     if view.required_rank:
-        lines.append(_("Your first play must include a {rank}.").format(rank=rank_text(view.required_rank)))
+        lines.append(_("Your first play must include {rank}.").format(rank=a_rank(view.required_rank, page.language)))
     lines.append(_("Your hand: {cards}").format(cards=page.cards(view.hand)))
     lines.append(_("Face-up: {cards} · face-down: {n}").format(cards=page.cards(me.face_up), n=me.face_down_count))
     return lines
 
 
-def swap(page: Page, seat: SeatSnapshot, picked: int | None, header: Sequence[str] | None = None) -> Rendered:
-    """Swap phase: tap a hand card, then a face-up card to swap them; Ready when done."""
+def swap(page: Page, seat: SeatSnapshot, picked: int | None) -> Rendered:
+    """Swap phase (everybody at once): what to do, my last swap, my cards; a button per card, Ready."""
     _ = page._
     view = page.game.view(seat.number)
     assert isinstance(view, ShitheadView)
     me = view.seats[seat.number]
-    lines = list(header) if header else [header_line(page, view)]
-    lines.append(_("Hand: {cards}").format(cards=page.cards(view.hand)))
-    lines.append(_("Face-up: {cards} · face-down: {n}").format(cards=page.cards(me.face_up), n=me.face_down_count))
+    lines = [
+        _("🔄 <b>Swap phase</b> — {chat} #{id} {deadline}").format(
+            chat=page.chat_title(), id=page.game_id, deadline=page.deadline()
+        )
+    ]
     if not view.legal_moves:
-        lines.append(_("✅ Ready — waiting for the others."))
-        return Rendered("\n".join(lines))
-    if picked is None:
-        lines.append(_("Tap a hand card, then the face-up card to swap it with."))
+        lines.append(_("✅ You are ready — waiting for the others."))
+    elif picked is None:
+        lines.append(
+            _("Put your best cards face-up, then press Ready: tap a hand card, then the face-up card to swap.")
+        )
     else:
         lines.append(_("Put your {rank} face-up instead of…").format(rank=rank_text(picked)))
-    return Rendered("\n".join(lines), keyboards.swap(page, view, seat.keyboard_version, picked))
+    last = next((m for m in reversed(page.game.moves) if m.seat == seat.number), None)
+    if last is not None and any(isinstance(e, ev.Swapped) for e in last.events):
+        lines += page.move_lines([last], me=seat.number)
+    lines.append(_("Your hand: {cards}").format(cards=page.cards(view.hand)))
+    lines.append(_("Face-up: {cards} · face-down: {n}").format(cards=page.cards(me.face_up), n=me.face_down_count))
+    buttons = keyboards.swap(page, view, seat.keyboard_version, picked) if view.legal_moves else []
+    return Rendered("\n".join(lines), buttons)
 
 
 def neighbor_turn(page: Page, view: NeighborView, header: list[str], version: int) -> Rendered:
@@ -88,7 +113,7 @@ def moved(page: Page, seat: SeatSnapshot, moves: Sequence[MoveLine]) -> Rendered
     """The mover's private message once the move is made: what happened, no buttons."""
     _ = page._
     state = page.game.state
-    told = page.move_lines([m for m in moves if m.seat == seat.number]) or [_("Done.")]
+    told = page.move_lines([m for m in moves if m.seat == seat.number], me=seat.number) or [_("Done.")]
     lines = [f"🃏 {esc(page.game.chat.title)} #{page.game_id}", *told]
     if page.game.status == GameStatus.ABORTED:
         lines.append(_("The game was aborted."))
@@ -120,9 +145,11 @@ def reminder(page: Page, seat: SeatSnapshot, why: Reminder, data: dict[str, Any]
     limit = page.game.chat.max_timeouts
     timeouts = int(data.get("timeouts", seat.timeouts_in_row))
     if limit and timeouts + 1 >= limit:
-        lines.append(
-            _("That would be your timeout number {n} in a row: you would leave the game.").format(n=timeouts + 1)
-        )
+        nth = ordinal(timeouts + 1, page.language)
+        if timeouts == 0:
+            lines.append(_("If your time runs out, you leave the game."))
+        else:
+            lines.append(_("That would be your {nth} timeout in a row: you would leave the game.").format(nth=nth))
     return Rendered("\n".join(lines), keyboards.show_my_cards(page))
 
 
@@ -157,6 +184,9 @@ def result(page: Page, seat: SeatSnapshot, intro: Sequence[str] = ()) -> Rendere
     """The end, as this player lived it: their place, the loser (or the winners), and Rematch for
     those who would be dealt in again."""
     _ = page._
+    state = page.game.state
+    told = page.narrator_for(seat.number).result(state.outcome) if state and state.outcome else None
+    intro = [line for line in intro if line != told]  # the loser is named below
     lines = [_("🏁 <b>Game over</b> — {chat} #{id}").format(chat=page.chat_title(), id=page.game_id), *intro]
     place = ordinal(seat.place or 0, page.language)
     if seat.forfeited:

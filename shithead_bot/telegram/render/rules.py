@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import gettext
-from typing import Any
 
 from engine import NeighborRules, Power, Rules, rank_text
 from shithead_bot.i18n import translations
+from shithead_bot.narrate import a_rank
 from shithead_bot.service import ChatSnapshot
 from shithead_bot.telegram.parsing import turn_text
 from shithead_bot.telegram.render.common import esc
@@ -37,7 +37,9 @@ def rules_text(rules: Rules | NeighborRules, language: str = "en") -> str:
         ).format(title=esc(rules.loser_title)),
     ]
     for rank, power in rules.powers:
-        lines.append(f"• {rank_text(rank)}: {power_text(power, rules, _)}")
+        lines.append(
+            _("• {rank}: {power}").format(rank=rank_text(rank), power=power_text(power, rank, rules, language))
+        )
     toggles = {
         "four_burns": _("four of a kind on top burns the pile"),
         "pickup_then_play": _("after picking up, you lead again"),
@@ -47,23 +49,35 @@ def rules_text(rules: Rules | NeighborRules, language: str = "en") -> str:
     }
     lines += [f"• {text}" for key, text in toggles.items() if getattr(rules, key)]
     if rules.decks == 2:
-        lines.append(_("• two decks"))
+        lines.append(_("• played with two decks, up to {n} players").format(n=rules.max_seats))
     house = rules.house_rules()
     if house:
         lines.append(_("House rules: {rules}").format(rules=esc(", ".join(f"{k}={v}" for k, v in house.items()))))
     return "\n".join(lines)
 
 
-def power_text(power: Power, rules: Rules, _: Any) -> str:
+def power_text(power: Power, rank: int, rules: Rules, language: str = "en") -> str:
+    """What a rank's power does, in words, with the toggles that change it."""
+    _ = translations(language).gettext
+    this = a_rank(rank, language)
+    if power is Power.BURN:
+        text = _("burns the pile; play again")
+        if rules.matters("burn_on_lower"):
+            lower = a_rank(rules.ranks_with(Power.LOWER)[0], language)
+            more = _(" — on {rank} too") if rules.burn_on_lower else _(" — but not on {rank}")
+            text += more.format(rank=lower)
+        return text
+    if power is Power.LOWER:
+        if rules.lower_is_wild:
+            return _("goes on anything; the next card must be {rank} or lower").format(rank=this)
+        return _("the next card must be {rank} or lower").format(rank=this)
     texts = {
         Power.RESET: _("goes on anything; anything goes on it"),
         Power.INVISIBLE: _("goes on anything and is see-through"),
-        Power.BURN: _("burns the pile; play again") + ("" if rules.burn_on_lower else _(" (not on a lower card)")),
-        Power.LOWER: _("the next card must be this or lower") + (_(" (wild)") if rules.lower_is_wild else ""),
         Power.SKIP: _("skips the next player"),
         Power.REVERSE: _("reverses the direction"),
     }
-    return str(texts[power])
+    return texts[power]
 
 
 def settings_text(chat: ChatSnapshot, t: gettext.NullTranslations) -> str:
@@ -80,9 +94,11 @@ def settings_text(chat: ChatSnapshot, t: gettext.NullTranslations) -> str:
             _("Turn time: {turn} · reminders: {reminders}").format(
                 turn=turn_text(chat.turn_seconds), reminders=esc(reminders or _("off"))
             ),
-            _("Removal after {n} timeouts in a row (0: never) · deadlines skip quiet hours: {quiet}").format(
-                n=chat.max_timeouts, quiet=_("on") if chat.deadlines_skip_quiet else _("off")
-            ),
+            t.ngettext(
+                "Removal after {n} missed turn (0: never) · deadlines skip quiet hours: {quiet}",
+                "Removal after {n} missed turns in a row (0: never) · deadlines skip quiet hours: {quiet}",
+                chat.max_timeouts,
+            ).format(n=chat.max_timeouts, quiet=_("on") if chat.deadlines_skip_quiet else _("off")),
             _("Language: {language}").format(language=chat.language or _("each player's own")),
             _("Table: {style}").format(style=_("picture") if chat.table_is_picture else _("text")),
             "",

@@ -3,7 +3,7 @@ whose turn and until when, the last actions. Built from the spectator's view onl
 
 from __future__ import annotations
 
-from engine import NeighborView, Phase, ShitheadView
+from engine import NeighborView, Phase, SeatInfo, ShitheadView
 from shithead_bot.narrate import ordinal
 from shithead_bot.telegram import keyboards
 from shithead_bot.telegram.render.common import Page, Rendered, esc, fit_lines
@@ -38,15 +38,28 @@ def shithead_seats(page: Page, view: ShitheadView) -> list[str]:
             lines.append(f"   {name} — {out}")
             continue
         marker = "▶" if view.to_act == info.seat else " "
-        ready = (" ✅" if info.ready else _(" (swapping)")) if swapping else ""
-        counts = _("✋{hand} 🂠{down}").format(hand=info.hand_count, down=info.face_down_count)
+        ready = (_(" — ready ✅") if info.ready else _(" — swapping")) if swapping else ""
         turn = f"  {page.deadline()}" if view.to_act == info.seat else ""
-        lines.append(f"{marker} <b>{name}</b>{ready} {counts} · {page.cards(info.face_up)}{turn}")
+        who = _("{name}: {cards}").format(name=f"<b>{name}</b>{ready}", cards=seat_cards(page, info))
+        lines.append(f"{marker} {who}{turn}")
     if swapping:
         lines.append(
             _("Swap phase: choose your face-up cards in your private chat. {deadline}").format(deadline=page.deadline())
         )
     return lines
+
+
+def seat_cards(page: Page, info: SeatInfo) -> str:
+    """A seat's cards in words: "3 cards in hand · face-up J♥ 2♣ · 3 face-down" (what it has)."""
+    _ = page._
+    parts = []
+    if info.hand_count:
+        parts.append(page._n("{n} card in hand", "{n} cards in hand", info.hand_count).format(n=info.hand_count))
+    if info.face_up:
+        parts.append(_("face-up {cards}").format(cards=page.cards(info.face_up)))
+    if info.face_down_count:
+        parts.append(page._n("{n} face-down", "{n} face-down", info.face_down_count).format(n=info.face_down_count))
+    return " · ".join(parts)
 
 
 def neighbor_seats(page: Page, view: NeighborView) -> list[str]:

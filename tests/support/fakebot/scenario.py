@@ -298,6 +298,11 @@ class Scenario:
         assert chat_id in self.world.chats, f"there is no chat {chat_id}"
         return list(self.world.versions(chat_id))
 
+    def timeline(self) -> list[SeenMessage]:
+        """Every version of every text message in every chat (edits and deleted ones too), in the
+        order they appeared — what a transcript of the whole conversation shows."""
+        return list(self.world.versions())
+
     def all_texts(self) -> Iterator[tuple[int, str]]:
         """(chat id, text) of every version of every text message ever shown anywhere."""
         return ((seen.chat_id, seen.text) for seen in self.world.versions())
