@@ -72,7 +72,7 @@ async def test_one_human_and_two_computers(fake: FakeTelegram, bot: BotProcess, 
     assert "Your ratings" in record.text
     assert "Overall" in record.text
     assert "You play like the normal computer." in record.text
-    assert "1 games" in record.text
+    assert "Your record: 1 game," in record.text
 
 
 async def test_neighbor_to_the_end(fake: FakeTelegram, bot: BotProcess, players: list[Player]) -> None:

@@ -40,13 +40,14 @@ def test_a_player_sees_each_chat_overall_the_trend_and_who_they_play_like() -> N
         "Overall: 22.0 ±2.0 · 20 games · ▼ 0.5",
         "You play like the normal computer.",
     ]
-    assert "Your record" in text
+    assert "Your record: 20 games, 8 won" in text
+    assert "Your record: 1 game," in my_ratings_text(mine, [], StatsRow(1, "Alice", 1, 1, 0, 1.0), EN)
 
 
 def test_stats_in_french() -> None:
     mine = [line("p:1", "Alice", 30, 2, 1, chat=0, title="")]
     text = my_ratings_text(mine, [line("c:hard", "", 29, 1, 5, chat=0)], None, FR)
-    assert "Vos classements" in text
+    assert "Tes classements" in text
     assert "1 partie" in text
     assert "difficile" in text
     board = ratings_text(BOARD, [], FR)

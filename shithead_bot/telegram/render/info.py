@@ -52,9 +52,10 @@ def record_text(mine: StatsRow | None, t: gettext.NullTranslations) -> str:
     _ = t.gettext
     if mine is None:
         return _("No finished game yet.")
-    return _(
-        "🏆 Your record: {games} games, {wins} won, {losers} times the loser, average place {average:.2f}."
-    ).format(games=mine.games, wins=mine.firsts, losers=mine.losers, average=mine.average_place)
+    games = t.ngettext("{n} game", "{n} games", mine.games).format(n=mine.games)
+    return _("🏆 Your record: {games}, {wins} won, {losers} times the loser, average place {average:.2f}.").format(
+        games=games, wins=mine.firsts, losers=mine.losers, average=mine.average_place
+    )
 
 
 def ratings_text(board: Sequence[RatingLine], presets: Sequence[PresetRow], t: gettext.NullTranslations) -> str:
