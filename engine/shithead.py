@@ -357,8 +357,8 @@ class ShitheadState:
                 self.masks[seat] &= _CLEAR[rank]
             self.hand_count[seat] -= count
             if self.known[seat]:
-                for c in cards:
-                    self.known[seat] &= _NOT_CARD[c]
+                for card in cards:
+                    self.known[seat] &= _NOT_CARD[card]
             pile = self.pile
             pile += cards
             events: list[Event] = [_tuple_new(Played, (seat, "h", cards))]
