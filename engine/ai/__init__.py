@@ -20,6 +20,7 @@ from typing import Protocol
 
 from engine.ai.heuristic import HeuristicPlayer
 from engine.ai.randomplayer import RandomPlayer
+from engine.ai.search import SearchPlayer
 from engine.errors import RulesError
 from engine.moves import Move
 from engine.views import NeighborView, ShitheadView
@@ -35,7 +36,7 @@ class Player(Protocol):
 REGISTRY: dict[str, Callable[[int], Player]] = {
     "easy": RandomPlayer,
     "normal": HeuristicPlayer,
-    "hard": HeuristicPlayer,  # replaced by the search player (issue 11)
+    "hard": SearchPlayer,
 }
 LEVELS: tuple[str, ...] = tuple(REGISTRY)
 STRONGEST = LEVELS[-1]
@@ -64,6 +65,7 @@ __all__ = [
     "HeuristicPlayer",
     "Player",
     "RandomPlayer",
+    "SearchPlayer",
     "level_name",
     "make_player",
 ]
