@@ -34,6 +34,7 @@ from engine.moves import Move
 from engine.neighbor import neighbor_value
 
 Factory = Callable[[int], Player]
+MAX_MOVES = 5000  # a game still going after this many moves is a loop between two policies
 
 
 class ThresholdPlayer:
@@ -64,13 +65,16 @@ class Tally:
     not_loser: int = 0
     places: list[int] = field(default_factory=list)
     times: list[float] = field(default_factory=list)
+    endless: int = 0
 
 
 def play(kind: str, rules: object, seats: int, deal: int, hero_seat: int, hero: Factory, other: Factory) -> Tally:
     state = new_game(kind, rules, seats, 90_000 + deal)  # type: ignore[arg-type]
     players = {s: (hero if s == hero_seat else other)(deal * 101 + s) for s in range(seats)}
     tally = Tally(games=1)
-    while not state.is_over:
+    for _ in range(MAX_MOVES):
+        if state.is_over:
+            break
         seat = state.seats_to_act()[0]
         view = state.view(seat)
         start = time.perf_counter()
@@ -79,7 +83,8 @@ def play(kind: str, rules: object, seats: int, deal: int, hero_seat: int, hero: 
             tally.times.append(time.perf_counter() - start)
         state.apply(seat, move)
     outcome = state.outcome
-    assert outcome is not None
+    if outcome is None:  # two fixed habits caught in a loop: counted as neither first nor safe
+        return Tally(games=1, places=[seats], times=tally.times, endless=1)
     place = outcome.places[hero_seat]
     tally.first = int(place == 1)
     tally.not_loser = int(place != max(outcome.places) or len(set(outcome.places)) == 1)
@@ -98,6 +103,7 @@ def measure(kind: str, rules: object, seats: int, games: int, hero: str, other: 
             total.not_loser += t.not_loser
             total.places += t.places
             total.times += t.times
+            total.endless += t.endless
     return total
 
 
@@ -164,6 +170,7 @@ def main() -> None:
                 "mean_place": round(statistics.mean(t.places), 2),
                 "ms_per_decision_mean": round(mean, 3),
                 "ms_per_decision_p99": round(p99, 2),
+                "endless": t.endless,
                 "seconds": round(time.perf_counter() - start, 1),
             }
             if args.json:
@@ -172,7 +179,7 @@ def main() -> None:
                 print(
                     f"{name:18} {preset:9} {seats} seats {t.games:4} games: first {rate(t.first, t.games)}, "
                     f"not loser {rate(t.not_loser, t.games)}; {hero} thinks {mean:.3f} ms mean, "
-                    f"{p99:.2f} ms p99   target: {target}",
+                    f"{p99:.2f} ms p99; {t.endless} endless   target: {target}",
                     flush=True,
                 )
 
