@@ -21,6 +21,7 @@ from engine.rules import Power, Rules, compile_rules
 from engine.views import NeighborView, SeatInfo, ShitheadView
 
 BIG_PILE = 6
+BLOCK_NEAR_END = 6  # cards: blocking a seat with more costs more than it gains (bench/ai.py)
 LOOP_BREAKER = 0.1  # how often the pressure play is skipped
 # How much a power is worth keeping, above any plain value (2-14).
 _POWER_STRENGTH = {Power.BURN: 40, Power.RESET: 35, Power.INVISIBLE: 30, Power.LOWER: 20}
@@ -125,7 +126,7 @@ class HeuristicPlayer:
         return max((m for m in plain if m.rank == low), key=lambda m: m.count)
 
     def _pressure(self, view: ShitheadView, plain: list[Play], alive: int) -> Play | None:
-        """A play that leaves the next seat nothing it is known to hold to follow with, if any.
+        """Near its end, a play that leaves the next seat nothing it is known to hold to follow with.
 
         At two seats, also: fewest known answers against a seat near the end, and against one
         down to face-down cards the highest single card, keeping its copies for next time.
@@ -140,7 +141,7 @@ class HeuristicPlayer:
         if known is not None:
             answers = {r: sum(1 for c in known if legal[r][c.rank]) for r in ranks}
             blocking = [r for r in ranks if answers[r] == 0]
-            if blocking:
+            if blocking and info.card_count <= BLOCK_NEAR_END:  # earlier, high cards are worth more
                 return _all_of(plain, blocking[0])
             if alive == 2 and info.card_count <= 4:
                 fewest = min(ranks, key=lambda r: (answers[r], r))

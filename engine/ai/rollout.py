@@ -8,7 +8,6 @@ handed states the searcher built (never the real game), so it cannot peek.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 
 from engine.common import Outcome
 from engine.moves import Move, PickUp, Play, PlayFaceDown, StockGamble
@@ -20,16 +19,24 @@ _POWER_STRENGTH = {Power.BURN: 40, Power.RESET: 35, Power.INVISIBLE: 30, Power.L
 _SPEND = {Power.SKIP: 0, Power.REVERSE: 0, Power.LOWER: 1, Power.INVISIBLE: 2, Power.RESET: 3, Power.BURN: 4}
 
 
-@lru_cache(maxsize=64)
-def tables(rules: Rules) -> tuple[tuple[int, ...], tuple[bool, ...], tuple[int, ...]]:
+Tables = tuple[tuple[int, ...], tuple[bool, ...], tuple[int, ...]]
+_TABLES: dict[int, tuple[Rules, Tables]] = {}  # by id(rules): hashing a Rules value is slow
+
+
+def tables(rules: Rules) -> Tables:
     """Per rank: how good it is to hold, whether it is plain, the order to spend powers in."""
+    found = _TABLES.get(id(rules))
+    if found is not None and found[0] is rules:
+        return found[1]
     strength, plain, spend = [0] * 15, [False] * 15, [0] * 15
     for r in range(2, 15):
         p = rules.power(r)
         plain[r] = p is None or p in (Power.SKIP, Power.REVERSE)
         strength[r] = r if plain[r] or p is None else _POWER_STRENGTH[p] + r
         spend[r] = 0 if p is None else _SPEND[p] * 20 + r
-    return tuple(strength), tuple(plain), tuple(spend)
+    result = (tuple(strength), tuple(plain), tuple(spend))
+    _TABLES[id(rules)] = (rules, result)
+    return result
 
 
 def policy(state: ShitheadState, seat: int, rnd: Callable[[], float]) -> Move:
@@ -42,15 +49,15 @@ def policy(state: ShitheadState, seat: int, rnd: Callable[[], float]) -> Move:
         slots = [m for m in moves if m.__class__ is PlayFaceDown]
         return slots[int(rnd() * len(slots))]
     strength, plain, spend = tables(state.rules)
-    plays = [m for m in moves if isinstance(m, Play)]
-    if plays:
+    if first.__class__ is Play:  # plays come first in the list, counts ascending per rank
+        plays = [m for m in moves if isinstance(m, Play)]
         if len(state.pile) >= BIG_PILE:
             burning = [m for m in plays if burns(state, m)]
             if burning:
                 return min(burning, key=lambda m: (strength[m.rank], -m.count))
         best: Play | None = None
-        for m in plays:  # the lowest plain rank, all of it (moves list counts ascending)
-            if plain[m.rank] and (best is None or m.rank < best.rank or m.rank == best.rank):
+        for m in plays:  # the lowest plain rank, all of it
+            if plain[m.rank] and (best is None or m.rank <= best.rank):
                 best = m
         if best is not None:
             return best
