@@ -522,11 +522,15 @@ class ShitheadState:
             up = self.face_up[seat]
             extra = up.pop(next(i for i, c in enumerate(up) if RANK_OF[c] == face_up_rank))
             taken.append(extra)
-        self._add_to_hand(seat, taken)
-        known = self.known[seat]  # the pile was face up: everybody saw what went into the hand
+        # _add_to_hand inlined, and the pile was face up: everybody saw what went into the hand.
+        hand, mask, known = self.hands[seat], self.masks[seat], self.known[seat]
         for c in taken:
+            r = RANK_OF[c]
+            hand[r].append(c)
+            mask |= _BIT[r]
             known |= _CARD_BIT[c]
-        self.known[seat] = known
+        self.masks[seat], self.known[seat] = mask, known
+        self.hand_count[seat] += len(taken)
         events.append(_tuple_new(PickedUp, (seat, len(taken), extra)))
         self.pile = []
         self.top = 0
