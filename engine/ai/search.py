@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 import time
 
+from engine.ai import neighbor_search
 from engine.ai.heuristic import HeuristicPlayer
 from engine.ai.rollout import playout
 from engine.ai.worlds import hidden_cards, sample_world
@@ -57,7 +58,9 @@ class SearchPlayer:
         if not view.legal_moves:
             raise NotYourTurnError(f"seat {view.seat} has no move to make now")
         fallback = self._normal.choose(view)
-        if isinstance(view, NeighborView) or view.phase is not Phase.PLAY or len(view.legal_moves) == 1:
+        if isinstance(view, NeighborView):
+            return neighbor_search.choose(view, fallback, self._rng)
+        if view.phase is not Phase.PLAY or len(view.legal_moves) == 1:
             return fallback
         candidates = [fallback, *(m for m in view.legal_moves if m != fallback)]
         totals = self.evaluate(view, candidates)
