@@ -13,6 +13,7 @@ swap phase and Neighbor go to the ``normal`` level.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
@@ -44,7 +45,7 @@ def score(outcome: Outcome | None, state: ShitheadState, seat: int) -> float:
 
 
 class SearchPlayer:
-    """Determinized Monte Carlo: ``playouts`` playouts per decision, spread over the candidates."""
+    """Determinized Monte Carlo: about ``playouts`` playouts per decision, spread over the candidates."""
 
     def __init__(
         self, seed: int = 0, playouts: int = DEFAULT_PLAYOUTS, time_limit: float | None = DEFAULT_TIME_LIMIT
@@ -63,26 +64,40 @@ class SearchPlayer:
         if view.phase is not Phase.PLAY or len(view.legal_moves) == 1:
             return fallback
         candidates = [fallback, *(m for m in view.legal_moves if m != fallback)]
-        totals = self.evaluate(view, candidates)
-        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
-        return candidates[best]
+        return candidates[self.best(view, candidates)]
 
-    def evaluate(self, view: ShitheadView, candidates: list[Move]) -> list[float]:
-        """The summed playout score of each candidate over the same sampled worlds."""
+    def best(self, view: ShitheadView, candidates: list[Move]) -> int:
+        """The index of the best candidate, by sequential halving over shared sampled worlds.
+
+        The budget is split over ``ceil(log2(len(candidates)))`` rounds; each round plays every
+        remaining candidate in the next worlds of one shared list (the same worlds for all, so
+        their scores compare fairly), then keeps the better half. Ties keep the earlier candidate.
+        """
         assert view.seat is not None
         seat, rng = view.seat, self._rng
         rnd = rng.random
         pool = hidden_cards(view)
-        worlds = max(2, self.playouts // len(candidates))
-        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        worlds: list[ShitheadState] = []
         totals = [0.0] * len(candidates)
-        for _ in range(worlds):
-            world = sample_world(view, rng, pool)
-            for i, move in enumerate(candidates):
-                trial = world.copy()
-                trial.apply(seat, move)
-                outcome = playout(trial, rnd)
-                totals[i] += score(outcome, trial, seat)
-            if deadline is not None and time.perf_counter() > deadline:
-                break
-        return totals
+        counts = [0] * len(candidates)
+        alive = list(range(len(candidates)))
+        rounds = max(1, math.ceil(math.log2(len(candidates))))
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+
+        def mean(i: int) -> tuple[float, int]:
+            return (totals[i] / counts[i] if counts[i] else 0.0, -i)
+
+        for _ in range(rounds):
+            for _ in range(max(1, self.playouts // (rounds * len(alive)))):
+                for i in alive:
+                    k = counts[i]
+                    if k == len(worlds):
+                        worlds.append(sample_world(view, rng, pool))
+                    trial = worlds[k].copy()
+                    trial.apply(seat, candidates[i])
+                    totals[i] += score(playout(trial, rnd), trial, seat)
+                    counts[i] += 1
+                if deadline is not None and time.perf_counter() > deadline:
+                    return max(alive, key=mean)
+            alive = sorted(alive, key=mean, reverse=True)[: max(1, (len(alive) + 1) // 2)]
+        return max(alive, key=mean)

@@ -13,6 +13,7 @@ from engine.ai import LEVELS, SearchPlayer, make_player
 from engine.ai.worlds import hidden_cards, sample_world
 from engine.common import Phase
 from engine.views import ShitheadView
+from tests.engine.helpers import position
 
 FAST = {"playouts": 24, "time_limit": None}  # small and deterministic for tests
 positions = settings(deadline=None, max_examples=25, suppress_health_check=[HealthCheck.too_slow])
@@ -120,3 +121,25 @@ def test_the_same_seed_makes_the_same_game() -> None:
         return log
 
     assert game(5) == game(5)
+
+
+def test_the_search_leaves_the_swap_phase_and_forced_moves_to_normal() -> None:
+    state = new_game("shithead", PRESETS["standard"], 3, 2)
+    for seat in range(3):
+        view = state.view(seat)
+        assert player("hard", 1).choose(view) == make_player("normal", 1).choose(view)  # type: ignore[attr-defined]
+    for seat in range(3):
+        state.apply(seat, "r")
+    seat = state.seats_to_act()[0]
+    forced = state.legal_moves(seat)
+    assert player("hard", 1).choose(state.view(seat)) in forced  # type: ignore[attr-defined]
+
+
+def test_the_search_finds_the_only_winning_play() -> None:
+    # Seat 0 holds a 5 and a King; seat 1 is down to one face-up 6 and nothing else. Leading the
+    # 5 lets the 6 go out; the King makes seat 1 pick up, and seat 0 goes out on the empty table.
+    state = position(PRESETS["standard"], [["5", "K"], []], face_up=[[], ["6"]])
+    view = state.view(0)
+    assert make_player("hard", 3).choose(view) == make_player("hard", 3).choose(view)
+    move = player("hard", 3).choose(view)  # type: ignore[attr-defined]
+    assert str(move) == "p:h:K:1"
