@@ -48,19 +48,24 @@ class SearchPlayer:
     """Determinized Monte Carlo: about ``playouts`` playouts per decision, spread over the candidates."""
 
     def __init__(
-        self, seed: int = 0, playouts: int = DEFAULT_PLAYOUTS, time_limit: float | None = DEFAULT_TIME_LIMIT
+        self,
+        seed: int = 0,
+        playouts: int = DEFAULT_PLAYOUTS,
+        time_limit: float | None = DEFAULT_TIME_LIMIT,
+        neighbor_samples: int = neighbor_search.SAMPLES,
     ) -> None:
         self._rng = random.Random(seed)
         self._normal = HeuristicPlayer(seed)
         self.playouts = playouts
         self.time_limit = time_limit
+        self.neighbor_samples = neighbor_samples
 
     def choose(self, view: ShitheadView | NeighborView) -> Move:
         if not view.legal_moves:
             raise NotYourTurnError(f"seat {view.seat} has no move to make now")
         fallback = self._normal.choose(view)
         if isinstance(view, NeighborView):
-            return neighbor_search.choose(view, fallback, self._rng)
+            return neighbor_search.choose(view, fallback, self._rng, self.neighbor_samples)
         if view.phase is not Phase.PLAY or len(view.legal_moves) == 1:
             return fallback
         candidates = [fallback, *(m for m in view.legal_moves if m != fallback)]
