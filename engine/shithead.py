@@ -356,9 +356,11 @@ class ShitheadState:
             if not lst:
                 self.masks[seat] &= _CLEAR[rank]
             self.hand_count[seat] -= count
-            if self.known[seat]:
+            known = self.known[seat]
+            if known:
                 for card in cards:
-                    self.known[seat] &= _NOT_CARD[card]
+                    known &= _NOT_CARD[card]
+                self.known[seat] = known
             pile = self.pile
             pile += cards
             events: list[Event] = [_tuple_new(Played, (seat, "h", cards))]
@@ -447,7 +449,12 @@ class ShitheadState:
     def known_hand(self, seat: int) -> tuple[Card, ...]:
         """The cards everybody saw ``seat`` take into its hand and not seen leave it since."""
         known = self.known[seat]
-        return tuple(CARDS[i] for i in range(known.bit_length()) if known >> i & 1)
+        found: list[Card] = []
+        while known:
+            low = known & -known
+            found.append(CARDS[low.bit_length() - 1])
+            known ^= low
+        return tuple(found)
 
     def _take_face_up(self, seat: int, rank: int, count: int) -> list[Card]:
         up = self.face_up[seat]
