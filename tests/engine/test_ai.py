@@ -145,3 +145,17 @@ def test_the_search_finds_the_only_winning_play() -> None:
     assert make_player("hard", 3).choose(view) == make_player("hard", 3).choose(view)
     move = player("hard", 3).choose(view)  # type: ignore[attr-defined]
     assert str(move) == "p:h:K:1"
+
+
+@settings(deadline=None, max_examples=5)
+@given(st.integers(6, 8), st.integers(0, 2**32 - 1), st.integers(0, 400))
+def test_the_search_plays_legal_moves_with_two_decks(seats: int, seed: int, skip: int) -> None:
+    state = new_game("shithead", PRESETS["standard"].with_rule("decks", 2), seats, seed)
+    advance(state, random.Random(seed), skip)
+    for _ in range(10):
+        if state.is_over:
+            return
+        seat = state.seats_to_act()[0]
+        move = player("hard", seed).choose(state.view(seat))  # type: ignore[attr-defined]
+        assert move in state.legal_moves(seat)
+        state.apply(seat, move)
