@@ -94,7 +94,6 @@ _READY = Ready()
 _SWAPS = {(h, f): Swap(h, f) for h in range(2, 15) for f in range(2, 15) if h != f}
 _BIT = tuple(1 << r for r in range(RANK_SLOTS))
 _CARD_BIT = tuple(1 << c for c in range(len(CARDS)))
-_NOT_CARD = tuple(~(1 << c) for c in range(len(CARDS)))
 _LEGAL_TOPS = frozenset({0, *range(2, RANK_SLOTS)})  # a rank, or 0 for none
 _CLEAR = tuple(~(1 << r) for r in range(RANK_SLOTS))
 _SWAP_MOVES: dict[int, tuple[Move, ...]] = {}  # swap-phase moves by (hand mask, face-up mask)
@@ -163,7 +162,10 @@ class ShitheadState:
     required: int
     loser: int
     moves_applied: int
-    known: list[int]  # per seat, bit per card id: hand cards everybody saw it take (a pickup, a swap)
+    # Per seat, a bit per card id: the cards everybody saw it take into its hand (a pickup, a swap).
+    # A card leaves a hand only face up, and comes back only seen, so those of them still in the
+    # hand are exactly the known ones (:meth:`known_hand`), and a play need not clear its bit.
+    known: list[int]
     unseen_out: list[Card]  # discarded cards nobody saw (a forfeiter's hand and face-down cards)
 
     # ----------------------------------------------------------------- creation
@@ -356,11 +358,6 @@ class ShitheadState:
             if not lst:
                 self.masks[seat] &= _CLEAR[rank]
             self.hand_count[seat] -= count
-            known = self.known[seat]
-            if known:
-                for card in cards:
-                    known &= _NOT_CARD[card]
-                self.known[seat] = known
             pile = self.pile
             pile += cards
             events: list[Event] = [_tuple_new(Played, (seat, "h", cards))]
@@ -435,9 +432,6 @@ class ShitheadState:
             if not lst:
                 self.masks[seat] &= _CLEAR[rank]
             self.hand_count[seat] -= count
-            if self.known[seat]:
-                for c in cards:
-                    self.known[seat] &= _NOT_CARD[c]
         else:
             cards = self._take_face_up(seat, rank, count)
         self.pile += cards
@@ -449,12 +443,9 @@ class ShitheadState:
     def known_hand(self, seat: int) -> tuple[Card, ...]:
         """The cards everybody saw ``seat`` take into its hand and not seen leave it since."""
         known = self.known[seat]
-        found: list[Card] = []
-        while known:
-            low = known & -known
-            found.append(CARDS[low.bit_length() - 1])
-            known ^= low
-        return tuple(found)
+        if not known:
+            return ()
+        return tuple(c for lst in self.hands[seat] for c in lst if known >> c & 1)
 
     def _take_face_up(self, seat: int, rank: int, count: int) -> list[Card]:
         up = self.face_up[seat]
@@ -710,7 +701,7 @@ class ShitheadState:
         from_up = up[idx]
         up[idx] = from_hand
         self._add_to_hand(seat, [from_up])
-        self.known[seat] = self.known[seat] & _NOT_CARD[from_hand] | _CARD_BIT[from_up]
+        self.known[seat] |= _CARD_BIT[from_up]
         return [Swapped(seat, from_hand, from_up)]
 
     def _start_if_all_ready(self, events: list[Event]) -> None:
