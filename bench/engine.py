@@ -6,8 +6,9 @@
 
 Per preset and for 2 and 4 seats: complete random self-play games per second and moves per second
 on one core (every move through the public ``legal_moves``/``apply``), state copies per second,
-and the heuristic's win rate (first place) and loser rate against random players over 1,000 games
-with its seat rotated. Figures, not pass/fail: timings on a shared machine are noisy.
+sampled worlds per second (hidden cards dealt again from a view, as the ``hard`` level does), and
+the heuristic's win rate (first place) and loser rate against random players over 1,000 games
+with its seat rotated (``--strength-games 0`` skips it). Figures, not pass/fail: timings on a shared machine are noisy.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import PRESETS, NeighborRules, new_game
 from engine.ai import make_player
+from engine.ai.worlds import hidden_cards, sample_world
 from engine.common import GameState
 
 
@@ -71,6 +73,28 @@ def copies_per_s(rules: object, kind: str, seats: int) -> float:
     start = time.perf_counter()
     for _ in range(n):
         state.copy()
+    return round(n / (time.perf_counter() - start))
+
+
+def worlds_per_s(rules: object, kind: str, seats: int) -> float | None:
+    """Worlds sampled per second from a mid-game view, the way the hard level samples them."""
+    if kind != "shithead":
+        return None
+    state = new_game(kind, rules, seats, 1)  # type: ignore[arg-type]
+    rng = random.Random(1)
+    for _ in range(200):  # into the play phase, where the search samples
+        if state.is_over or (state.phase == "play" and state.moves_applied > 40):
+            break
+        seat = rng.choice(state.seats_to_act())
+        state.apply(seat, rng.choice(state.legal_moves(seat)))
+    if state.to_act is None:
+        return None
+    view = state.view(state.to_act)
+    pool = hidden_cards(view)
+    n = 20_000
+    start = time.perf_counter()
+    for _ in range(n):
+        sample_world(view, rng, pool)
     return round(n / (time.perf_counter() - start))
 
 
@@ -123,15 +147,22 @@ def main() -> None:
             row: dict[str, object] = {"preset": name, "seats": seats}
             row |= speed(rules, kind, seats, args.games)
             row["copies_per_s"] = copies_per_s(rules, kind, seats)
-            row |= strength(rules, kind, seats, args.strength_games)
+            row["worlds_per_s"] = worlds_per_s(rules, kind, seats)
+            if args.strength_games:
+                row |= strength(rules, kind, seats, args.strength_games)
             if args.json:
                 print(json.dumps(row), flush=True)
             else:
                 print(
                     f"{name:9} {seats} seats: {row['games_per_s']:>8} games/s {row['moves_per_s']:>8} moves/s "
                     f"({row['avg_moves']} moves/game, {row['us_per_move']} µs/move), "
-                    f"{row['copies_per_s']} copies/s; heuristic wins {row['heuristic_win_rate']:.1%} "
-                    f"(chance {row['chance_win_rate']:.0%}), is loser {row['heuristic_loser_rate']:.1%}",
+                    f"{row['copies_per_s']} copies/s, {row['worlds_per_s'] or '-'} worlds/s"
+                    + (
+                        f"; heuristic wins {row['heuristic_win_rate']:.1%} (chance {row['chance_win_rate']:.0%}), "
+                        f"is loser {row['heuristic_loser_rate']:.1%}"
+                        if args.strength_games
+                        else ""
+                    ),
                     flush=True,
                 )
 

@@ -93,6 +93,7 @@ _GAMBLE = StockGamble()
 _READY = Ready()
 _SWAPS = {(h, f): Swap(h, f) for h in range(2, 15) for f in range(2, 15) if h != f}
 _BIT = tuple(1 << r for r in range(RANK_SLOTS))
+_CARD_BIT = tuple(1 << c for c in range(len(CARDS)))
 _LEGAL_TOPS = frozenset({0, *range(2, RANK_SLOTS)})  # a rank, or 0 for none
 _CLEAR = tuple(~(1 << r) for r in range(RANK_SLOTS))
 _SWAP_MOVES: dict[int, tuple[Move, ...]] = {}  # swap-phase moves by (hand mask, face-up mask)
@@ -117,6 +118,7 @@ class ShitheadState:
         "forfeited",
         "hand_count",
         "hands",
+        "known",
         "loser",
         "masks",
         "moves_applied",
@@ -131,6 +133,7 @@ class ShitheadState:
         "stock",
         "top",
         "turn",
+        "unseen_out",
     )
 
     rules: Rules
@@ -159,6 +162,11 @@ class ShitheadState:
     required: int
     loser: int
     moves_applied: int
+    # Per seat, a bit per card id: the cards everybody saw it take into its hand (a pickup, a swap).
+    # A card leaves a hand only face up, and comes back only seen, so those of them still in the
+    # hand are exactly the known ones (:meth:`known_hand`), and a play need not clear its bit.
+    known: list[int]
+    unseen_out: list[Card]  # discarded cards nobody saw (a forfeiter's hand and face-down cards)
 
     # ----------------------------------------------------------------- creation
 
@@ -219,6 +227,8 @@ class ShitheadState:
         state.required = 0
         state.loser = -1
         state.moves_applied = 0
+        state.known = [0] * seats
+        state.unseen_out = []
         return state
 
     # ----------------------------------------------------------------- questions
@@ -430,6 +440,13 @@ class ShitheadState:
         self._resolve(seat, rank, count, source is HAND, events)
         return events
 
+    def known_hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards everybody saw ``seat`` take into its hand and not seen leave it since."""
+        known = self.known[seat]
+        if not known:
+            return ()
+        return tuple(c for lst in self.hands[seat] for c in lst if known >> c & 1)
+
     def _take_face_up(self, seat: int, rank: int, count: int) -> list[Card]:
         up = self.face_up[seat]
         mine = [c for c in up if RANK_OF[c] == rank]
@@ -503,7 +520,15 @@ class ShitheadState:
             up = self.face_up[seat]
             extra = up.pop(next(i for i, c in enumerate(up) if RANK_OF[c] == face_up_rank))
             taken.append(extra)
-        self._add_to_hand(seat, taken)
+        # _add_to_hand inlined, and the pile was face up: everybody saw what went into the hand.
+        hand, mask, known = self.hands[seat], self.masks[seat], self.known[seat]
+        for c in taken:
+            r = RANK_OF[c]
+            hand[r].append(c)
+            mask |= _BIT[r]
+            known |= _CARD_BIT[c]
+        self.masks[seat], self.known[seat] = mask, known
+        self.hand_count[seat] += len(taken)
         events.append(_tuple_new(PickedUp, (seat, len(taken), extra)))
         self.pile = []
         self.top = 0
@@ -676,6 +701,7 @@ class ShitheadState:
         from_up = up[idx]
         up[idx] = from_hand
         self._add_to_hand(seat, [from_up])
+        self.known[seat] |= _CARD_BIT[from_up]
         return [Swapped(seat, from_hand, from_up)]
 
     def _start_if_all_ready(self, events: list[Event]) -> None:
@@ -701,9 +727,11 @@ class ShitheadState:
     def _forfeit(self, seat: int) -> list[Event]:
         if not self.active[seat]:
             raise NotYourTurnError(f"seat {seat} is no longer in the game")
-        self.discard += self.hand_of(seat)
+        unseen = self.hand_of(seat) + [c for c in self.face_down[seat] if c is not None]
+        self.discard += unseen
         self.discard += self.face_up[seat]
-        self.discard += [c for c in self.face_down[seat] if c is not None]
+        self.unseen_out += unseen
+        self.known[seat] = 0
         self.hands[seat] = [[] for _ in range(RANK_SLOTS)]
         self.masks[seat] = 0
         self.hand_count[seat] = 0
@@ -747,6 +775,7 @@ class ShitheadState:
                 active=self.active[s],
                 place=outcome.places[s] if outcome else self._place_so_far(s),
                 forfeited=s in self.forfeited,
+                known_hand=self.known_hand(s),
             )
             for s in range(self.seats)
         )
@@ -767,7 +796,15 @@ class ShitheadState:
             source=None if seat is None or self.stage is not PLAY_PHASE else self.source(seat),
             legal_moves=() if seat is None else tuple(self.legal_moves(seat)),
             outcome=outcome,
+            out=self._seen_out(),
         )
+
+    def _seen_out(self) -> tuple[Card, ...]:
+        """The discarded cards everybody saw go (burned piles), in order."""
+        if not self.unseen_out:
+            return tuple(self.discard)
+        unseen = set(self.unseen_out)
+        return tuple(c for c in self.discard if c not in unseen)
 
     def _place_so_far(self, seat: int) -> int | None:
         if seat in self.finished:
@@ -805,6 +842,8 @@ class ShitheadState:
         other.required = self.required
         other.loser = self.loser
         other.moves_applied = self.moves_applied
+        other.known = self.known[:]
+        other.unseen_out = self.unseen_out[:]
         return other
 
     __copy__ = copy
@@ -835,6 +874,8 @@ class ShitheadState:
             "required": self.required,
             "loser": self.loser,
             "moves_applied": self.moves_applied,
+            "known": [[int(c) for c in self.known_hand(s)] for s in range(self.seats)],
+            "unseen_out": [int(c) for c in self.unseen_out],
         }
 
     @classmethod
@@ -867,6 +908,9 @@ class ShitheadState:
         state.required = int(data["required"])
         state.loser = int(data["loser"])
         state.moves_applied = int(data["moves_applied"])
+        # Snapshots from before the public memory existed remember nothing.
+        state.known = [sum(_CARD_BIT[c] for c in k) for k in data.get("known", [[] for _ in range(seats)])]
+        state.unseen_out = [CARDS[c] for c in data.get("unseen_out", [])]
         if len(state.face_up) != seats or len(state.face_down) != seats or len(data["hands"]) != seats:
             raise SchemaError("seat lists do not match the number of seats")
         placed = [c for fd in state.face_down for c in fd if c is not None] + state.stock + state.pile

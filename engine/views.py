@@ -27,6 +27,9 @@ class SeatInfo:
     active: bool
     place: int | None
     forfeited: bool
+    # Cards everybody saw this seat take into its hand (a pickup, a swap) and not seen leave it
+    # since: public memory, as a careful player at the table would keep it.
+    known_hand: tuple[Card, ...] = ()
 
     @property
     def face_down_count(self) -> int:
@@ -57,12 +60,14 @@ class ShitheadView:
     source: Source | None
     legal_moves: tuple[Move, ...]
     outcome: Outcome | None
+    out: tuple[Card, ...] = ()  # the cards burned so far, which everybody saw go
 
     def cards(self) -> list[Card]:
         """Every card this view names (for privacy checks)."""
-        found = list(self.hand) + list(self.pile)
+        found = list(self.hand) + list(self.pile) + list(self.out)
         for info in self.seats:
             found.extend(info.face_up)
+            found.extend(info.known_hand)
         return found
 
 

@@ -4,6 +4,11 @@ Levels are data: ``LEVELS`` lists them weakest first, ``STRONGEST`` names the be
 ``make_player`` builds any of them the same way. The older names ``random`` and ``heuristic`` are
 accepted as aliases of ``easy`` and ``normal`` (games stored before the levels were renamed).
 
+``easy`` plays uniformly at random; ``normal`` is the heuristic (:mod:`engine.ai.heuristic`);
+``hard`` searches (:mod:`engine.ai.search`): about 160 heuristic playouts per decision over worlds
+dealt from its view, capped at 0.1 s of wall time. A new player per decision is fine: what it
+remembers of the game (the cards it saw a seat pick up) is in the view, not in the player.
+
 >>> from engine import new_game
 >>> from engine.ai import make_player
 >>> game = new_game("shithead", seats=2, seed=1)
@@ -20,6 +25,7 @@ from typing import Protocol
 
 from engine.ai.heuristic import HeuristicPlayer
 from engine.ai.randomplayer import RandomPlayer
+from engine.ai.search import SearchPlayer
 from engine.errors import RulesError
 from engine.moves import Move
 from engine.views import NeighborView, ShitheadView
@@ -35,7 +41,7 @@ class Player(Protocol):
 REGISTRY: dict[str, Callable[[int], Player]] = {
     "easy": RandomPlayer,
     "normal": HeuristicPlayer,
-    "hard": HeuristicPlayer,  # replaced by the search player (issue 11)
+    "hard": SearchPlayer,
 }
 LEVELS: tuple[str, ...] = tuple(REGISTRY)
 STRONGEST = LEVELS[-1]
@@ -64,6 +70,7 @@ __all__ = [
     "HeuristicPlayer",
     "Player",
     "RandomPlayer",
+    "SearchPlayer",
     "level_name",
     "make_player",
 ]

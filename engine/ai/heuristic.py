@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import random
 
+from engine.cards import Card
 from engine.common import Phase
 from engine.errors import NotYourTurnError
 from engine.moves import Keep, Move, PickUp, Play, PlayFaceDown, Ready, StockGamble, Swap, Trade
 from engine.neighbor import neighbor_value
-from engine.rules import Power, Rules
-from engine.views import NeighborView, ShitheadView
+from engine.rules import Power, Rules, compile_rules
+from engine.views import NeighborView, SeatInfo, ShitheadView
 
 BIG_PILE = 6
+BLOCK_NEAR_END = 6  # cards: blocking a seat with more costs more than it gains (bench/ai.py)
+LOOP_BREAKER = 0.1  # how often the pressure play is skipped
 # How much a power is worth keeping, above any plain value (2-14).
 _POWER_STRENGTH = {Power.BURN: 40, Power.RESET: 35, Power.INVISIBLE: 30, Power.LOWER: 20}
 # Which power to spend first when only powers fit: the cheapest.
@@ -39,6 +42,21 @@ def strength(rules: Rules, rank: int) -> int:
     if power is None or power in (Power.SKIP, Power.REVERSE):
         return rank
     return _POWER_STRENGTH[power] + rank
+
+
+def _known_playables(info: SeatInfo) -> tuple[Card, ...] | None:
+    """The cards a seat may play next, when everybody knows all of them (else None)."""
+    if info.hand_count:
+        return info.known_hand if len(info.known_hand) == info.hand_count else None
+    return info.face_up or None
+
+
+def _all_of(plays: list[Play], rank: int) -> Play:
+    return max((m for m in plays if m.rank == rank), key=lambda m: m.count)
+
+
+def _one_of(plays: list[Play], rank: int) -> Play:
+    return min((m for m in plays if m.rank == rank), key=lambda m: m.count)
 
 
 class HeuristicPlayer:
@@ -75,20 +93,76 @@ class HeuristicPlayer:
             return self._rng.choice(slots)
         plays = [m for m in moves if isinstance(m, Play)]
         rules = view.rules
-        if len(view.pile) >= BIG_PILE:
-            burning = [m for m in plays if self._burns(view, m)]
-            if burning:
-                return min(burning, key=lambda m: (strength(rules, m.rank), -m.count))
         plain = [m for m in plays if rules.power(m.rank) in (None, Power.SKIP, Power.REVERSE)]
         if plain:
-            low = min(m.rank for m in plain)
-            return max((m for m in plain if m.rank == low), key=lambda m: m.count)
+            return self._plain(view, plain)
         if plays:
+            if len(view.pile) >= BIG_PILE:
+                burning = [m for m in plays if self._burns(view, m)]
+                if burning:
+                    return min(burning, key=lambda m: (strength(rules, m.rank), -m.count))
             singles = [m for m in plays if m.count == 1] or plays
             return min(singles, key=lambda m: (_SPEND_ORDER[rules.power(m.rank) or Power.SKIP], m.rank))
         if StockGamble() in moves:
             return StockGamble()
         return self._pickup(view, [m for m in moves if isinstance(m, PickUp)])
+
+    def _plain(self, view: ShitheadView, plain: list[Play]) -> Play:
+        """Which plain play: going out, a free burn, pressure on the next seat, else the lowest."""
+        me = view.seats[view.seat or 0]
+        for m in plain:
+            if m.count == me.card_count:
+                return m  # the last cards: out
+        burning = [m for m in plain if self._burns(view, m)]
+        if burning:
+            return max(burning, key=lambda m: (m.count, -m.rank))
+        alive = sum(1 for s in view.seats if s.active)
+        # Now and then it plays plainly instead: two fixed habits can chase each other round the
+        # same pickups for ever, and a little noise ends such loops.
+        pressure = self._pressure(view, plain, alive) if self._rng.random() >= LOOP_BREAKER else None
+        if pressure is not None:
+            return pressure
+        low = min(m.rank for m in plain)
+        return max((m for m in plain if m.rank == low), key=lambda m: m.count)
+
+    def _pressure(self, view: ShitheadView, plain: list[Play], alive: int) -> Play | None:
+        """Near its end, a play that leaves the next seat nothing it is known to hold to follow with.
+
+        At two seats, also: fewest known answers against a seat near the end, and against one
+        down to face-down cards the highest single card, keeping its copies for next time.
+        """
+        nxt = self._next_seat(view)
+        if nxt is None:
+            return None
+        info = view.seats[nxt]
+        known = _known_playables(info)
+        legal = compile_rules(view.rules).legal
+        ranks = sorted({m.rank for m in plain})
+        if known is not None:
+            answers = {r: sum(1 for c in known if legal[r][c.rank]) for r in ranks}
+            blocking = [r for r in ranks if answers[r] == 0]
+            if blocking and info.card_count <= BLOCK_NEAR_END:  # earlier, high cards are worth more
+                return _all_of(plain, blocking[0])
+            if alive == 2 and info.card_count <= 4:
+                fewest = min(ranks, key=lambda r: (answers[r], r))
+                if answers[fewest] < answers[ranks[0]]:
+                    return _one_of(plain, fewest)
+            return None
+        if alive == 2 and info.hand_count == 0 and not info.face_up:
+            return _one_of(plain, ranks[-1])
+        return None
+
+    @staticmethod
+    def _next_seat(view: ShitheadView) -> int | None:
+        n = len(view.seats)
+        s = view.seat
+        if s is None:
+            return None
+        for _ in range(n - 1):
+            s = (s + view.direction) % n
+            if view.seats[s].active:
+                return s
+        return None
 
     @staticmethod
     def _burns(view: ShitheadView, move: Play) -> bool:

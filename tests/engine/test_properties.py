@@ -35,11 +35,12 @@ def card_places(state: ShitheadState) -> Counter[int]:
 
 
 def hidden_from(state: ShitheadState, seat: int | None) -> set[int]:
-    """Cards ``seat`` may not know: other seats' hands and every face-down card."""
+    """Cards ``seat`` may not know: other seats' hands (but for the cards everybody saw them pick up,
+    checked in tests/engine/test_memory.py) and every face-down card."""
     hidden = {c for s in range(state.seats) for c in state.face_down[s] if c is not None}
     for s in range(state.seats):
         if s != seat:
-            hidden.update(state.hand_of(s))
+            hidden.update(set(state.hand_of(s)) - set(state.known_hand(s)))
     return hidden
 
 

@@ -231,6 +231,10 @@ def test_a_view_never_shows_another_hand_or_any_face_down_card() -> None:
         assert isinstance(state, ShitheadState)
         while not state.is_over:
             public = {int(c) for c in state.pile} | {int(c) for up in state.face_up for c in up}
+            public |= {
+                int(c) for s in range(3) for c in state.known_hand(s)
+            }  # seen picked up (tests/engine/test_memory.py)
+            public |= {int(c) for c in state.discard} - {int(c) for c in state.unseen_out}
             for seat in range(3):
                 seen = {int(c) for c in state.view(seat).cards()}
                 assert seen <= public | {int(c) for c in state.hand_of(seat)}

@@ -1,0 +1,97 @@
+"""A fast playout policy: the heuristic's habits, read straight off a (sampled) state.
+
+Search plays thousands of moves per decision inside worlds it sampled itself, so this policy skips
+building views: it looks at the legal moves and the pile of the state it is given. It is only ever
+handed states the searcher built (never the real game), so it cannot peek.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.common import Outcome
+from engine.moves import Move, PickUp, Play, PlayFaceDown, StockGamble
+from engine.rules import Power, Rules
+from engine.shithead import ShitheadState
+
+BIG_PILE = 6
+_POWER_STRENGTH = {Power.BURN: 40, Power.RESET: 35, Power.INVISIBLE: 30, Power.LOWER: 20}
+_SPEND = {Power.SKIP: 0, Power.REVERSE: 0, Power.LOWER: 1, Power.INVISIBLE: 2, Power.RESET: 3, Power.BURN: 4}
+
+
+Tables = tuple[tuple[int, ...], tuple[bool, ...], tuple[int, ...]]
+_TABLES: dict[int, tuple[Rules, Tables]] = {}  # by id(rules): hashing a Rules value is slow
+
+
+def tables(rules: Rules) -> Tables:
+    """Per rank: how good it is to hold, whether it is plain, the order to spend powers in."""
+    found = _TABLES.get(id(rules))
+    if found is not None and found[0] is rules:
+        return found[1]
+    strength, plain, spend = [0] * 15, [False] * 15, [0] * 15
+    for r in range(2, 15):
+        p = rules.power(r)
+        plain[r] = p is None or p in (Power.SKIP, Power.REVERSE)
+        strength[r] = r if plain[r] or p is None else _POWER_STRENGTH[p] + r
+        spend[r] = 0 if p is None else _SPEND[p] * 20 + r
+    result = (tuple(strength), tuple(plain), tuple(spend))
+    _TABLES[id(rules)] = (rules, result)
+    return result
+
+
+def policy(state: ShitheadState, seat: int, rnd: Callable[[], float]) -> Move:
+    """The move the heuristic would make for ``seat`` in ``state`` (play phase)."""
+    moves = state.legal_moves(seat)
+    if len(moves) == 1:
+        return moves[0]
+    first = moves[0]
+    if first.__class__ is PlayFaceDown:
+        slots = [m for m in moves if m.__class__ is PlayFaceDown]
+        return slots[int(rnd() * len(slots))]
+    strength, plain, spend = tables(state.rules)
+    if first.__class__ is Play:  # plays come first in the list, counts ascending per rank
+        plays = [m for m in moves if isinstance(m, Play)]
+        if len(state.pile) >= BIG_PILE:
+            burning = [m for m in plays if burns(state, m)]
+            if burning:
+                return min(burning, key=lambda m: (strength[m.rank], -m.count))
+        best: Play | None = None
+        for m in plays:  # the lowest plain rank, all of it
+            if plain[m.rank] and (best is None or m.rank <= best.rank):
+                best = m
+        if best is not None:
+            return best
+        return min(plays, key=lambda m: (m.count, spend[m.rank]))
+    for other in moves:
+        if other.__class__ is StockGamble:
+            return other
+    pickups = [p for p in moves if isinstance(p, PickUp)]
+    return min(pickups, key=lambda m: strength[m.face_up_rank] if m.face_up_rank else 0)
+
+
+def burns(state: ShitheadState, move: Play) -> bool:
+    """Would this play burn the pile?"""
+    c = state._c
+    if c.burns[move.rank]:
+        return True
+    if not state.rules.four_burns:
+        return False
+    run = move.count
+    for card in reversed(state.pile):
+        r = card % 13 + 2
+        if r == move.rank:
+            run += 1
+        elif not c.invisible[r]:
+            break
+    return run >= 4
+
+
+def playout(state: ShitheadState, rnd: Callable[[], float], max_moves: int = 3000) -> Outcome | None:
+    """Play ``state`` to its end with :func:`policy` for every seat; None if it runs too long."""
+    apply = state.apply
+    for _ in range(max_moves):
+        seat = state.to_act
+        if seat is None:
+            return state.outcome
+        apply(seat, policy(state, seat, rnd))
+    return None

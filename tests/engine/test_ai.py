@@ -1,0 +1,161 @@
+"""Computer players: every level makes legal moves, decides from its view alone, and repeats itself
+under a seed."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import PRESETS, NeighborRules, NeighborState, ShitheadState, new_game
+from engine.ai import LEVELS, SearchPlayer, make_player
+from engine.ai.worlds import hidden_cards, sample_world
+from engine.common import Phase
+from engine.views import ShitheadView
+from tests.engine.helpers import position
+
+FAST = {"playouts": 24, "time_limit": None, "neighbor_samples": 20}  # small and deterministic for tests
+positions = settings(deadline=None, max_examples=25, suppress_health_check=[HealthCheck.too_slow])
+
+
+def player(level: str, seed: int) -> object:
+    return SearchPlayer(seed, **FAST) if level == "hard" else make_player(level, seed)  # type: ignore[arg-type]
+
+
+def advance(state: ShitheadState | NeighborState, rng: random.Random, moves: int) -> None:
+    """Random legal moves, so that positions of every kind come up."""
+    for _ in range(moves):
+        if state.is_over:
+            return
+        seat = rng.choice(state.seats_to_act())
+        state.apply(seat, rng.choice(state.legal_moves(seat)))
+
+
+def shuffle_hidden(state: ShitheadState, seat: int, rng: random.Random) -> ShitheadState:
+    """The same position for ``seat``, with every card it cannot see dealt again."""
+    view = state.view(seat)
+    assert isinstance(view, ShitheadView)
+    other = sample_world(view, rng)
+    other.seed, other.moves_applied = state.seed, state.moves_applied
+    return other
+
+
+@positions
+@given(
+    st.sampled_from(sorted(PRESETS)),
+    st.integers(2, 5),
+    st.integers(0, 2**32 - 1),
+    st.integers(0, 300),
+    st.sampled_from(LEVELS),
+)
+def test_every_level_plays_legal_moves_in_any_position(name: str, seats: int, seed: int, skip: int, level: str) -> None:
+    state = new_game("shithead", PRESETS[name], seats, seed)
+    rng = random.Random(seed)
+    advance(state, rng, skip)
+    for _ in range(20):  # then the level plays every seat for a while
+        if state.is_over:
+            return
+        seat = state.seats_to_act()[0]
+        move = player(level, seed).choose(state.view(seat))  # type: ignore[attr-defined]
+        assert move in state.legal_moves(seat)
+        state.apply(seat, move)
+
+
+@settings(deadline=None, max_examples=20)
+@given(st.integers(2, 12), st.integers(0, 2**32 - 1), st.integers(0, 40), st.sampled_from(LEVELS))
+def test_every_level_plays_legal_neighbor_moves(seats: int, seed: int, skip: int, level: str) -> None:
+    state = new_game("neighbor", NeighborRules(), seats, seed)
+    rng = random.Random(seed)
+    advance(state, rng, skip)
+    for _ in range(60):
+        if state.is_over:
+            return
+        seat = state.seats_to_act()[0]
+        move = player(level, seed).choose(state.view(seat))  # type: ignore[attr-defined]
+        assert move in state.legal_moves(seat)
+        state.apply(seat, move)
+
+
+@positions
+@given(st.sampled_from(sorted(PRESETS)), st.integers(2, 4), st.integers(0, 2**32 - 1), st.integers(4, 200))
+def test_the_search_does_not_depend_on_hidden_cards(name: str, seats: int, seed: int, skip: int) -> None:
+    state = new_game("shithead", PRESETS[name], seats, seed)
+    rng = random.Random(seed)
+    advance(state, rng, skip)
+    if state.phase is not Phase.PLAY:
+        return
+    assert isinstance(state, ShitheadState)
+    seat = state.seats_to_act()[0]
+    shuffled = shuffle_hidden(state, seat, random.Random(seed + 1))
+    assert shuffled.view(seat) == state.view(seat)
+    for level in LEVELS:
+        a = player(level, 7).choose(state.view(seat))  # type: ignore[attr-defined]
+        b = player(level, 7).choose(shuffled.view(seat))  # type: ignore[attr-defined]
+        assert a == b, level
+
+
+def test_a_sampled_world_keeps_what_the_view_shows() -> None:
+    rng = random.Random(3)
+    state = new_game("shithead", PRESETS["standard"], 4, 3)
+    assert isinstance(state, ShitheadState)
+    advance(state, rng, 120)
+    seat = state.seats_to_act()[0]
+    view = state.view(seat)
+    world = sample_world(view, rng)
+    assert world.view(seat) == view
+    hidden = set(hidden_cards(view))
+    for s in range(4):
+        if s != seat:
+            assert set(world.hand_of(s)) - set(view.seats[s].known_hand) <= hidden
+
+
+def test_the_same_seed_makes_the_same_game() -> None:
+    def game(seed: int) -> list[str]:
+        state = new_game("shithead", PRESETS["standard"], 3, 11)
+        players = {s: player("hard" if s == 0 else "normal", seed + s) for s in range(3)}
+        log: list[str] = []
+        while not state.is_over:
+            seat = state.seats_to_act()[0]
+            move = players[seat].choose(state.view(seat))  # type: ignore[attr-defined]
+            state.apply(seat, move)
+            log.append(str(move))
+        return log
+
+    assert game(5) == game(5)
+
+
+def test_the_search_leaves_the_swap_phase_and_forced_moves_to_normal() -> None:
+    state = new_game("shithead", PRESETS["standard"], 3, 2)
+    for seat in range(3):
+        view = state.view(seat)
+        assert player("hard", 1).choose(view) == make_player("normal", 1).choose(view)  # type: ignore[attr-defined]
+    for seat in range(3):
+        state.apply(seat, "r")
+    seat = state.seats_to_act()[0]
+    forced = state.legal_moves(seat)
+    assert player("hard", 1).choose(state.view(seat)) in forced  # type: ignore[attr-defined]
+
+
+def test_the_search_finds_the_only_winning_play() -> None:
+    # Seat 0 holds a 5 and a King; seat 1 is down to one face-up 6 and nothing else. Leading the
+    # 5 lets the 6 go out; the King makes seat 1 pick up, and seat 0 goes out on the empty table.
+    state = position(PRESETS["standard"], [["5", "K"], []], face_up=[[], ["6"]])
+    view = state.view(0)
+    assert make_player("hard", 3).choose(view) == make_player("hard", 3).choose(view)
+    move = player("hard", 3).choose(view)  # type: ignore[attr-defined]
+    assert str(move) == "p:h:K:1"
+
+
+@settings(deadline=None, max_examples=5)
+@given(st.integers(6, 8), st.integers(0, 2**32 - 1), st.integers(0, 400))
+def test_the_search_plays_legal_moves_with_two_decks(seats: int, seed: int, skip: int) -> None:
+    state = new_game("shithead", PRESETS["standard"].with_rule("decks", 2), seats, seed)
+    advance(state, random.Random(seed), skip)
+    for _ in range(10):
+        if state.is_over:
+            return
+        seat = state.seats_to_act()[0]
+        move = player("hard", seed).choose(state.view(seat))  # type: ignore[attr-defined]
+        assert move in state.legal_moves(seat)
+        state.apply(seat, move)

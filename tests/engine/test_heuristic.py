@@ -1,0 +1,59 @@
+"""The ``normal`` level's habits, from the examples of issue 11 (each one a position the old
+heuristic got wrong)."""
+
+from __future__ import annotations
+
+from engine import PRESETS, Play, Source
+from engine.ai import make_player
+from tests.engine.helpers import position
+
+STANDARD = PRESETS["standard"]
+
+
+def choose(state: object, seat: int = 0) -> Play:
+    move = make_player("normal", 1).choose(state.view(seat))  # type: ignore[attr-defined]
+    assert isinstance(move, Play)
+    return move
+
+
+def test_on_a_reset_it_leads_above_the_last_face_up_card_of_an_opponent_about_to_go_out() -> None:
+    state = position(
+        STANDARD, [["6", "9", "K"], []], face_up=[["4"], ["8"]], face_down=[["5"], ["4", "5"]], pile=["J", "2"]
+    )
+    assert choose(state) == Play(Source.HAND, 9, 1)
+
+
+def test_it_leads_what_the_opponents_face_up_cards_cannot_follow() -> None:
+    state = position(STANDARD, [["6", "A", "5"], []], face_up=[["4"], ["A", "K", "Q"]], face_down=[["5"], ["4"]])
+    assert choose(state) == Play(Source.HAND, 14, 1)
+
+
+def test_it_keeps_a_copy_back_when_the_opponent_is_on_face_down_cards() -> None:
+    state = position(STANDARD, [["A", "A"], []], face_up=[["4"], []], face_down=[["5"], ["4", "6"]], pile=["J"])
+    assert choose(state) == Play(Source.HAND, 14, 1)
+
+
+def test_it_plays_a_plain_card_rather_than_burn_with_a_ten() -> None:
+    pile = ["3", "4", "5", "6", "7", "J", "K", "8", "8"]
+    state = position(STANDARD, [["2", "9", "10"], ["3", "4", "5"]], face_up=[["4"], ["5"]], pile=pile)
+    assert choose(state) == Play(Source.HAND, 9, 1)
+
+
+def test_it_still_gets_rid_of_its_lowest_cards_when_nobody_is_close_to_going_out() -> None:
+    state = position(STANDARD, [["5", "5", "9", "K"], ["3", "4", "6", "7"]], face_up=[["4"], ["5"]], pile=["4"])
+    assert choose(state) == Play(Source.HAND, 5, 2)
+
+
+def test_it_completes_four_of_a_kind_with_plain_cards() -> None:
+    state = position(STANDARD, [["4", "9", "9"], ["3", "4", "6", "7"]], face_up=[["4"], ["5"]], pile=["9", "9"])
+    assert choose(state) == Play(Source.HAND, 9, 2)
+
+
+def test_it_remembers_the_cards_an_opponent_picked_up() -> None:
+    # Seat 1 picks up a pile of a 5 and a 7: its whole hand is known, so seat 0 plays above it.
+    state = position(
+        STANDARD, [["8", "6", "3"], []], face_up=[["4"], ["4"]], face_down=[["5"], ["4"]], pile=["5", "7"], to_act=1
+    )
+    state.apply(1, "t")  # it holds 5 7 and nothing else
+    assert state.view(0).seats[1].known_hand
+    assert choose(state) == Play(Source.HAND, 8, 1)
