@@ -38,9 +38,12 @@ class Outcome:
         return tuple(sorted(range(len(self.places)), key=lambda s: (self.places[s], s)))
 
 
-def checked_load(cls: Any, data: dict[str, Any], name: str) -> Any:
-    """``cls._from_fields(data)`` for data of this schema and kind; SchemaError for anything else."""
-    if not isinstance(data, dict) or data.get("schema") != SCHEMA_VERSION or data.get("kind") != cls.kind:
+def checked_load(cls: Any, kind: str, data: dict[str, Any], name: str) -> Any:
+    """``cls._from_fields(data)`` for data of this schema and ``kind``; SchemaError for anything else.
+
+    ``kind`` is passed, not read from ``cls``: on a class compiled by mypyc it is only an instance default.
+    """
+    if not isinstance(data, dict) or data.get("schema") != SCHEMA_VERSION or data.get("kind") != kind:
         raise SchemaError(f"not a {name} state of schema {SCHEMA_VERSION}")
     try:
         return cls._from_fields(data)

@@ -320,7 +320,7 @@ class NeighborState:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> NeighborState:
         """Rebuild a state from :meth:`to_dict` data; raises SchemaError if it is not such data."""
-        state: NeighborState = checked_load(cls, data, "Neighbor")
+        state: NeighborState = checked_load(cls, "neighbor", data, "Neighbor")
         return state
 
     @classmethod

@@ -200,7 +200,7 @@ class ShitheadState:
 
     @classmethod
     def _blank(cls, rules: Rules, seats: int, seed: int, dealer: int) -> ShitheadState:
-        state = cls.__new__(cls)
+        state = cls()
         state.rules = rules
         state._c = compile_rules(rules)
         state.seed = seed
@@ -277,8 +277,15 @@ class ShitheadState:
         """The cards in a seat's hand, by rank (private: for that seat's view only)."""
         return [c for lst in self.hands[seat] for c in lst]
 
-    def legal_moves(self, seat: int) -> list[Move]:
+    def legal_moves(self, seat: Any) -> list[Move]:
         """Legal moves of ``seat`` now (empty when it may not act). Forfeit is always allowed too."""
+        # ``seat`` is typed Any so that, compiled by mypyc, a seat that is not an int still reaches
+        # _check_seat (UnknownSeatError) instead of failing a TypeError at the call.
+        if seat.__class__ is not int:
+            self._check_seat(seat)
+        return self._legal_moves(seat)
+
+    def _legal_moves(self, seat: int) -> list[Move]:
         if self.stage is not PLAY_PHASE or seat != self.turn:
             self._check_seat(seat)
             if self.stage is SWAP_PHASE and self.active[seat] and not self.ready[seat]:
@@ -332,7 +339,7 @@ class ShitheadState:
 
     # ----------------------------------------------------------------- applying
 
-    def apply(self, seat: int, move: Move | str) -> list[Event]:
+    def apply(self, seat: Any, move: Move | str) -> list[Event]:
         """Apply ``seat``'s move (a value or its text) and return what happened.
 
         Raises InvalidMoveError, IllegalMoveError, CardNotOwnedError, NotYourTurnError,
@@ -342,6 +349,9 @@ class ShitheadState:
             move = parse_move(move)
         if self.stage is not PLAY_PHASE or seat != self.turn or seat.__class__ is not int:
             return self._apply_slow(seat, move)  # type: ignore[arg-type]
+        return self._apply_in_turn(seat, move)  # type: ignore[arg-type]
+
+    def _apply_in_turn(self, seat: int, move: Move) -> list[Event]:
         kind = move.__class__
         if kind is Play and move.source is HAND and self.hand_count[seat] and not self.required:  # type: ignore[union-attr]
             # The most frequent move, inlined: a play from hand once the first play is made.
@@ -397,7 +407,7 @@ class ShitheadState:
         self.moves_applied += 1
         return events
 
-    def _apply_slow(self, seat: int, move: Move) -> list[Event]:
+    def _apply_slow(self, seat: Any, move: Move) -> list[Event]:
         self._check_seat(seat)
         if self.stage is OVER_PHASE:
             raise GameOverError(f"the game is over; {move} not accepted")
@@ -409,7 +419,7 @@ class ShitheadState:
         self.moves_applied += 1
         return events
 
-    def _check_seat(self, seat: int) -> None:
+    def _check_seat(self, seat: Any) -> None:
         if seat.__class__ is not int or not 0 <= seat < self.seats:
             raise UnknownSeatError(f"{seat!r} is not a seat of this {self.seats}-seat game")
 
@@ -756,7 +766,7 @@ class ShitheadState:
 
     # ----------------------------------------------------------------- views and copies
 
-    def view(self, seat: int | None) -> ShitheadView:
+    def view(self, seat: Any) -> ShitheadView:
         """What ``seat`` may know (None: a spectator)."""
         if seat is not None:
             self._check_seat(seat)
@@ -815,7 +825,7 @@ class ShitheadState:
 
     def copy(self) -> ShitheadState:
         """An independent copy (cheap: lists of ints only)."""
-        other = ShitheadState.__new__(ShitheadState)
+        other = ShitheadState()
         other.rules = self.rules
         other._c = self._c
         other.seed = self.seed
@@ -846,7 +856,8 @@ class ShitheadState:
         other.unseen_out = self.unseen_out[:]
         return other
 
-    __copy__ = copy
+    def __copy__(self) -> ShitheadState:
+        return self.copy()
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data with a schema version; :meth:`from_dict` reads it back."""
@@ -881,7 +892,7 @@ class ShitheadState:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ShitheadState:
         """Rebuild a state from :meth:`to_dict` data; raises SchemaError if it is not such data."""
-        state: ShitheadState = checked_load(cls, data, "Shithead")
+        state: ShitheadState = checked_load(cls, "shithead", data, "Shithead")
         return state
 
     @classmethod
