@@ -50,6 +50,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+import engine.native  # noqa: F401  first: with SHITHEAD_PURE=1 the modules below load as plain Python
+
+# isort: split
 from engine.cards import CARDS, RANKS, Card, card_of, parse_rank, rank_text
 from engine.common import SCHEMA_VERSION, GameState, Outcome, Phase
 from engine.errors import (

@@ -1,0 +1,81 @@
+"""The engine's hot modules compiled by mypyc at install time, and the switch back to plain Python.
+
+``pip install -e .`` compiles :data:`COMPILED` with mypyc when it can (see ``setup.py``) and installs
+plain Python when it cannot or when ``SHITHEAD_PURE=1`` is set. Both behave the same; the compiled
+modules are about twice as fast. At run time, ``SHITHEAD_PURE=1`` also makes ``import engine`` load
+the ``.py`` sources even where compiled modules are installed (:func:`prefer_source`).
+
+An editable install keeps the compiled ``.so`` files next to the sources, and Python prefers them: after
+editing one of these modules, run ``pip install -e .`` again (or set ``SHITHEAD_PURE=1``);
+:func:`stale_modules` names the compiled modules older than their source.
+
+Only the standard library here: ``setup.py`` reads :data:`COMPILED` from this file before any install.
+"""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+
+COMPILED: tuple[str, ...] = (
+    "engine.shithead",
+    "engine.moves",
+    "engine.events",
+    "engine.views",
+    "engine.rules",
+    "engine.common",
+    "engine.errors",
+)
+PURE_ENV = "SHITHEAD_PURE"
+_HERE = Path(__file__).resolve().parent
+
+
+def pure_requested() -> bool:
+    """Whether ``SHITHEAD_PURE`` asks for plain Python (any value but empty or ``0``)."""
+    return os.environ.get(PURE_ENV, "") not in ("", "0")
+
+
+def _source(name: str) -> Path:
+    return _HERE / (name.rsplit(".", 1)[-1] + ".py")
+
+
+class _SourceFirst(importlib.abc.MetaPathFinder):
+    """Finds the ``.py`` source of a compiled module ahead of its extension module."""
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname not in COMPILED:
+            return None
+        return importlib.util.spec_from_file_location(fullname, _source(fullname))
+
+
+def prefer_source() -> None:
+    """Load the plain-Python engine from now on (call before the engine modules are imported)."""
+    if not any(isinstance(f, _SourceFirst) for f in sys.meta_path):
+        sys.meta_path.insert(0, _SourceFirst())
+
+
+def compiled_modules() -> list[str]:
+    """The engine modules loaded from compiled extension modules (imports them)."""
+    return [name for name in COMPILED if not (importlib.import_module(name).__file__ or "").endswith(".py")]
+
+
+def stale_modules() -> list[str]:
+    """Compiled modules whose source changed after they were built: reinstall to rebuild them."""
+    stale = []
+    for name in compiled_modules():
+        built = Path(importlib.import_module(name).__file__ or "")
+        if built.stat().st_mtime < _source(name).stat().st_mtime:
+            stale.append(name)
+    return stale
+
+
+if pure_requested():  # on import, which engine/__init__.py does before any compiled module
+    prefer_source()
