@@ -149,3 +149,10 @@ class FakeClock:
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
+
+
+def pytest_report_header() -> str:
+    """Say whether the engine under test is the mypyc-compiled one (engine/native.py)."""
+    from engine.native import compiled_modules
+
+    return "engine: " + ("compiled by mypyc" if compiled_modules() else "plain Python")
