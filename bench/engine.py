@@ -3,6 +3,7 @@
     python bench/engine.py                 # a table
     python bench/engine.py --json          # one JSON object per line
     python bench/engine.py --lengths       # game-length distribution of random play
+    python bench/engine.py --compare       # compiled engine vs plain Python, same load, standard 4 seats
 
 Per preset and for 2 and 4 seats: complete random self-play games per second and moves per second
 on one core (every move through the public ``legal_moves``/``apply``), state copies per second,
@@ -15,8 +16,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -27,6 +30,7 @@ from engine import PRESETS, NeighborRules, new_game
 from engine.ai import make_player
 from engine.ai.worlds import hidden_cards, sample_world
 from engine.common import GameState
+from engine.native import PURE_ENV, compiled_modules
 
 
 def random_game(rules: object, kind: str, seats: int, seed: int) -> int:
@@ -130,16 +134,43 @@ def lengths(games: int) -> None:
             )
 
 
+def compare(games: int, rounds: int = 3) -> None:
+    """Standard 4 seats, this process (compiled if installed so) and plain Python in turn."""
+    if not compiled_modules():
+        print("the engine is not compiled here (pip install -e . without SHITHEAD_PURE): nothing to compare")
+        return
+    rules = PRESETS["standard"]
+    command = [sys.executable, __file__, "--speed-only", "--games", str(games)]
+    ratios = []
+    for n in range(rounds):
+        fast = speed(rules, "shithead", 4, games)["games_per_s"]
+        done = subprocess.run(command, env={**os.environ, PURE_ENV: "1"}, capture_output=True, text=True, check=True)
+        slow = json.loads(done.stdout)["games_per_s"]
+        ratios.append(fast / slow)
+        print(f"round {n + 1}: compiled {fast} games/s, plain Python {slow} games/s: x{fast / slow:.2f}", flush=True)
+    print(f"standard 4 seats, compiled / plain Python: median x{statistics.median(ratios):.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     parser.add_argument("--games", type=int, default=400, help="random games per configuration")
     parser.add_argument("--strength-games", type=int, default=1000, help="heuristic-vs-random games")
     parser.add_argument("--lengths", action="store_true", help="print the length distribution and stop")
+    parser.add_argument("--compare", action="store_true", help="compiled vs plain Python, standard 4 seats")
+    parser.add_argument("--speed-only", action="store_true", help=argparse.SUPPRESS)  # for --compare
     args = parser.parse_args()
     if args.lengths:
         lengths(args.games)
         return
+    if args.compare:
+        compare(args.games)
+        return
+    if args.speed_only:
+        print(json.dumps(speed(PRESETS["standard"], "shithead", 4, args.games)))
+        return
+    if not args.json:
+        print("engine: " + ("compiled by mypyc" if compiled_modules() else "plain Python"))
     configs: list[tuple[str, str, object]] = [(name, "shithead", rules) for name, rules in PRESETS.items()]
     configs.append(("neighbor", "neighbor", NeighborRules()))
     for name, kind, rules in configs:
