@@ -21,9 +21,11 @@ Decided here (RULES.md leaves these open):
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
-from engine.cards import CARDS, RANK_OF, Card, rank_text
+from engine.cards import CARDS as _CARDS
+from engine.cards import RANK_OF as _RANKS
+from engine.cards import Card, rank_text
 from engine.common import SCHEMA_VERSION, Outcome, Phase, checked_load
 from engine.errors import (
     CardNotOwnedError,
@@ -66,39 +68,46 @@ from engine.moves import (
 from engine.rules import CompiledRules, Rules, compile_rules
 from engine.views import SeatInfo, ShitheadView
 
-HAND, FACE_UP, FACE_DOWN = Source.HAND, Source.FACE_UP, Source.FACE_DOWN
-SWAP_PHASE, PLAY_PHASE, OVER_PHASE = Phase.SWAP, Phase.PLAY, Phase.OVER  # enum lookups are slow
-RANK_SLOTS = 15  # index by rank 2..14; 0 and 1 unused
-_SOURCE_TEXT = {src: src.value for src in Source}
+# Module constants are Final: mypyc keeps them in C statics instead of the module's dict.
+CARDS: Final = _CARDS
+RANK_OF: Final = _RANKS
+HAND: Final = Source.HAND
+FACE_UP: Final = Source.FACE_UP
+FACE_DOWN: Final = Source.FACE_DOWN
+SWAP_PHASE: Final = Phase.SWAP  # enum lookups are slow
+PLAY_PHASE: Final = Phase.PLAY
+OVER_PHASE: Final = Phase.OVER
+RANK_SLOTS: Final = 15  # index by rank 2..14; 0 and 1 unused
+_SOURCE_TEXT: Final = {src: src.value for src in Source}
 _tuple_new = tuple.__new__
 
 # Interned move values, so listing legal moves allocates nothing but the list.
-_PLAY: dict[Source, tuple[tuple[Play, ...], ...]] = {
+_PLAY: Final[dict[Source, tuple[tuple[Play, ...], ...]]] = {
     src: tuple(
         tuple(Play(src, r, k) if r >= 2 and k >= 1 else Play(src, 2, 1) for k in range(MAX_COUNT + 1))
         for r in range(RANK_SLOTS)
     )
     for src in (HAND, FACE_UP)
 }
-_PLAY_H = _PLAY[HAND]
-_PLAY_U = _PLAY[FACE_UP]
+_PLAY_H: Final = _PLAY[HAND]
+_PLAY_U: Final = _PLAY[FACE_UP]
 # _UPTO[src][rank][k]: the plays of 1..k cards of that rank, ready to extend a move list with.
-_UPTO = {src: tuple(tuple(row[1 : k + 1] for k in range(MAX_COUNT + 1)) for row in _PLAY[src]) for src in _PLAY}
-_UPTO_H = _UPTO[HAND]
-_UPTO_U = _UPTO[FACE_UP]
-_FACE_DOWN = (PlayFaceDown(1), PlayFaceDown(2), PlayFaceDown(3))
-_PICKUP = PickUp()
-_PICKUP_WITH = tuple(PickUp(r) if r >= 2 else PickUp() for r in range(RANK_SLOTS))
-_GAMBLE = StockGamble()
-_READY = Ready()
-_SWAPS = {(h, f): Swap(h, f) for h in range(2, 15) for f in range(2, 15) if h != f}
-_BIT = tuple(1 << r for r in range(RANK_SLOTS))
-_CARD_BIT = tuple(1 << c for c in range(len(CARDS)))
-_LEGAL_TOPS = frozenset({0, *range(2, RANK_SLOTS)})  # a rank, or 0 for none
-_CLEAR = tuple(~(1 << r) for r in range(RANK_SLOTS))
-_SWAP_MOVES: dict[int, tuple[Move, ...]] = {}  # swap-phase moves by (hand mask, face-up mask)
+_UPTO: Final = {src: tuple(tuple(row[1 : k + 1] for k in range(MAX_COUNT + 1)) for row in _PLAY[src]) for src in _PLAY}
+_UPTO_H: Final = _UPTO[HAND]
+_UPTO_U: Final = _UPTO[FACE_UP]
+_FACE_DOWN: Final = (PlayFaceDown(1), PlayFaceDown(2), PlayFaceDown(3))
+_PICKUP: Final = PickUp()
+_PICKUP_WITH: Final = tuple(PickUp(r) if r >= 2 else PickUp() for r in range(RANK_SLOTS))
+_GAMBLE: Final = StockGamble()
+_READY: Final = Ready()
+_SWAPS: Final = {(h, f): Swap(h, f) for h in range(2, 15) for f in range(2, 15) if h != f}
+_BIT: Final = tuple(1 << r for r in range(RANK_SLOTS))
+_CARD_BIT: Final = tuple(1 << c for c in range(len(CARDS)))
+_LEGAL_TOPS: Final = frozenset({0, *range(2, RANK_SLOTS)})  # a rank, or 0 for none
+_CLEAR: Final = tuple(~(1 << r) for r in range(RANK_SLOTS))
+_SWAP_MOVES: Final[dict[int, tuple[Move, ...]]] = {}  # swap-phase moves by (hand mask, face-up mask)
 # _RANKS_IN[mask >> 2]: the ranks whose bits are set, ascending.
-_RANKS_IN = tuple(tuple(r for r in range(2, RANK_SLOTS) if m << 2 & 1 << r) for m in range(1 << 13))
+_RANKS_IN: Final = tuple(tuple(r for r in range(2, RANK_SLOTS) if m << 2 & 1 << r) for m in range(1 << 13))
 
 
 class ShitheadState:

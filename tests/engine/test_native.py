@@ -52,4 +52,7 @@ def test_plain_python_gives_the_same_games_views_and_round_trips() -> None:
 
 
 def test_the_switch_back_to_plain_python_is_off_by_default() -> None:
-    assert _trace_in_subprocess(SHITHEAD_PURE="")["compiled"] == native.compiled_modules()
+    compiled = _trace_in_subprocess(SHITHEAD_PURE="")["compiled"]
+    assert compiled in ([], list(native.COMPILED))
+    if not native.pure_requested():  # this run's own engine is what the install gave
+        assert compiled == native.compiled_modules()
