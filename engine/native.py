@@ -6,8 +6,9 @@ modules are about twice as fast. At run time, ``SHITHEAD_PURE=1`` also makes ``i
 the ``.py`` sources even where compiled modules are installed (:func:`prefer_source`).
 
 An editable install keeps the compiled ``.so`` files next to the sources, and Python prefers them: after
-editing one of these modules, run ``pip install -e .`` again (or set ``SHITHEAD_PURE=1``);
-:func:`stale_modules` names the compiled modules older than their source.
+editing one of these modules, ``import engine`` warns and loads the plain-Python sources (all of them)
+until ``pip install -e .`` compiles them again; :func:`stale_modules` names the compiled modules
+older than their source.
 
 Only the standard library here: ``setup.py`` reads :data:`COMPILED` from this file before any install.
 """
@@ -19,6 +20,7 @@ import importlib.machinery
 import importlib.util
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
@@ -34,6 +36,7 @@ COMPILED: tuple[str, ...] = (
 )
 PURE_ENV = "SHITHEAD_PURE"
 _HERE = Path(__file__).resolve().parent
+_GRACE_S = 2.0
 
 
 def pure_requested() -> bool:
@@ -67,15 +70,34 @@ def compiled_modules() -> list[str]:
     return [name for name in COMPILED if not (importlib.import_module(name).__file__ or "").endswith(".py")]
 
 
+def _built(name: str) -> Path | None:
+    stem = _source(name).with_suffix("")
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        if (built := stem.with_name(stem.name + suffix)).exists():
+            return built
+    return None
+
+
 def stale_modules() -> list[str]:
-    """Compiled modules whose source changed after they were built: reinstall to rebuild them."""
+    """Compiled modules whose source changed after they were built (without importing them).
+
+    Two seconds of grace: an install writes both files within the same moment, in either order.
+    """
     stale = []
-    for name in compiled_modules():
-        built = Path(importlib.import_module(name).__file__ or "")
-        if built.stat().st_mtime < _source(name).stat().st_mtime:
+    for name in COMPILED:
+        built = _built(name)
+        if built is not None and _source(name).stat().st_mtime > built.stat().st_mtime + _GRACE_S:
             stale.append(name)
     return stale
 
 
-if pure_requested():  # on import, which engine/__init__.py does before any compiled module
+# On import, which engine/__init__.py does before any compiled module.
+if pure_requested():
+    prefer_source()
+elif _stale := stale_modules():
+    warnings.warn(
+        f"{', '.join(_stale)}: the source changed since mypyc compiled it; running plain Python "
+        "(pip install -e . compiles it again)",
+        stacklevel=2,
+    )
     prefer_source()
