@@ -33,7 +33,11 @@ def help_text(t: gettext.NullTranslations) -> str:
         _("Your cards and buttons come in our private chat; the group sees one table message."),
         "",
     ]
-    return "\n".join(lines + [f"/{name} — {_(text)}" for name, text in COMMANDS])
+    computers = _(
+        "🤖 Against the computer: /newgame in our private chat, with a level — easy, normal or hard — "
+        "and how many opponents, e.g. /newgame hard 3 (or /newgame smelly easy 1)."
+    )
+    return "\n".join([*lines, *(f"/{name} — {_(text)}" for name, text in COMMANDS), "", computers])
 
 
 def games_text(games: Sequence[PlayerGame], t: gettext.NullTranslations) -> str:
