@@ -9,6 +9,7 @@ import pytest
 from engine import PRESETS
 from engine.ai import LEVELS
 from persistence.models import Chat, Game, Seat
+from shithead_bot import cli
 from shithead_bot.i18n import translations
 from shithead_bot.service.unit import GameTx
 from shithead_bot.telegram.callback_data import Action, Codec, ComputerChoice
@@ -95,3 +96,19 @@ def test_help_tells_how_to_choose_a_level(language: str) -> None:
     text = help_text(translations(language))
     assert "/newgame hard 3" in text
     assert all(level in text for level in LEVELS)
+
+
+@pytest.mark.parametrize(
+    ("word", "level"), [("easy", "easy"), ("normal", "normal"), ("HARD", "hard"), ("heuristic", "normal")]
+)
+def test_the_terminal_takes_the_levels_and_their_older_names(word: str, level: str) -> None:
+    assert cli.parser().parse_args(["play", "--level", word]).level == level
+
+
+def test_the_terminal_help_lists_the_levels_weakest_first(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli.parser().parse_args(["play", "--help"])
+    assert "--level {easy,normal,hard}" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        cli.parser().parse_args(["play", "--level", "grandmaster"])
+    assert "choose from 'easy', 'normal', 'hard'" in capsys.readouterr().err
