@@ -186,6 +186,7 @@ class Thinker:
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._thinking[first] = future
+        started = time.perf_counter()
         try:
             executor = self._executor or thinking_executor()
             thoughts = await asyncio.get_running_loop().run_in_executor(executor, think_chain, chain)
@@ -193,7 +194,9 @@ class Thinker:
                 self._remember(thought.key, thought.move)
                 self._learn(thought.level, thought.seconds)
             self.thought += len(thoughts)
-            log.debug("thought %d computer moves ahead", len(thoughts))
+            seconds = time.perf_counter() - started
+            report = log.info if seconds > 1 else log.debug
+            report("thought %d computer moves ahead in %.2f s", len(thoughts), seconds)
         finally:
             del self._thinking[first]
             future.set_result(None)
