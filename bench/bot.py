@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.e2e.harness import BotProcess, Player, game_over, open_lobby, start_game
 from tests.support.fakebot import Call, FakeTelegram
+from tests.support.standin import standin_env
 
 SETUP_CALLS = ("getUpdates", "getMe", "setMyCommands", "deleteWebhook")
 BUTTON = re.compile(r'"callback_data": ?"m:(\d+):(\d+):')
@@ -116,9 +117,8 @@ def bot_env(decision_ms: float, unlimited: bool) -> dict[str, str]:
     env = {"LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "WARNING")}
     if unlimited:  # no per-chat send rate: what the service and the computers cost, alone
         env |= {"PRIVATE_SENDS_PER_SECOND": "1000", "GROUP_SENDS_PER_MINUTE": "60000"}
-    if decision_ms:  # bench/standin/sitecustomize.py puts the stand-in in place at the bot's start
-        env["PYTHONPATH"] = str(Path(__file__).resolve().parent / "standin")
-        env["BENCH_DECISION_MS"] = str(decision_ms)
+    if decision_ms:
+        env |= standin_env(decision_ms)
     return env
 
 

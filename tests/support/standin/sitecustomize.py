@@ -1,7 +1,7 @@
-"""Bench only (bench/bot.py --decision-ms): in the bot process, the ``hard`` level becomes a
-stand-in that burns BENCH_DECISION_MS of CPU per decision — pure Python, holding the GIL as a
-search does — then plays like ``normal``. Loaded because bench/bot.py puts this folder on the bot
-process's PYTHONPATH; nothing else sees it."""
+"""For benchmarks and end-to-end tests only: in a bot process started with this folder on its
+PYTHONPATH and STANDIN_DECISION_MS set, the ``hard`` level becomes a stand-in that burns that many
+ms of CPU per decision — pure Python, holding the GIL as a search does — then plays like
+``normal``. See :func:`standin_env`'s callers (bench/bot.py --decision-ms, tests/e2e/test_levels.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from engine.ai import HeuristicPlayer
 from engine.moves import Move
 from engine.views import NeighborView, ShitheadView
 
-BUDGET = float(os.environ.get("BENCH_DECISION_MS", "0")) / 1000
+BUDGET = float(os.environ.get("STANDIN_DECISION_MS", "0")) / 1000
 
 
 class StandIn:
