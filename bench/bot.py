@@ -134,11 +134,17 @@ async def arrived_or_over(player: Player, arrival: asyncio.Future[float], within
 
 
 async def play_game(
-    players: list[Player], watcher: Watcher, latencies: list[float], moves: int, think: float
+    players: list[Player],
+    watcher: Watcher,
+    latencies: list[float],
+    moves: int,
+    think: float,
+    stop: asyncio.Event | None = None,
 ) -> tuple[int, int]:
-    """Press until ``moves`` moves were made or the game ends; returns (moves made, refused presses)."""
+    """Press until ``moves`` moves were made, the game ends or ``stop`` is set; returns (moves
+    made, refused presses)."""
     made = refused = 0
-    while made < moves:
+    while made < moves and not (stop and stop.is_set()):
         message = next((m for p in players if (m := p.live_message()) is not None), None)
         if message is None:
             await asyncio.sleep(0.005)
@@ -174,6 +180,7 @@ async def run(games: int, moves: int, think: float, args: argparse.Namespace) ->
         try:
             watcher = Watcher(fake)
             latencies: list[float] = []
+            beside: list[float] = []  # the two-player games played alongside (--alongside)
             results: list[tuple[int, int]] = []
             elapsed = 0.0
             for round_ in range(args.rounds):  # games one after another (a computers' game is short)
@@ -182,10 +189,14 @@ async def run(games: int, moves: int, think: float, args: argparse.Namespace) ->
                     tables = [await setup_computer_game(fake, first + n, computers, args.private) for n in range(games)]
                 else:
                     tables = [await setup_game(fake, first + n) for n in range(games)]
+                others = [await setup_game(fake, 500 + first + n) for n in range(args.alongside)]
                 if round_ == 0:
                     fake.reset_calls()
-                start = time.perf_counter()
+                start, stop = time.perf_counter(), asyncio.Event()
+                side = [asyncio.create_task(play_game(t, watcher, beside, moves, think, stop)) for t in others]
                 results += await asyncio.gather(*(play_game(t, watcher, latencies, moves, think) for t in tables))
+                stop.set()
+                await asyncio.gather(*side)
                 elapsed += time.perf_counter() - start
             presses = sum(made for made, _ in results)
             refused = sum(r for _, r in results)
@@ -196,6 +207,12 @@ async def run(games: int, moves: int, think: float, args: argparse.Namespace) ->
             if args.log:
                 print("\n".join(line for line in bot.logs if args.log in line))
     latencies.sort()
+    beside.sort()
+    alongside = {
+        "alongside_games": args.alongside,
+        "alongside_p50_ms": round(statistics.median(beside) * 1000, 1),
+        "alongside_p95_ms": round(percentile(beside, 0.95) * 1000, 1),
+    }
     return {
         "concurrent_games": games,
         "computers": opponents(computers, args.decision_ms, args.private),
@@ -209,6 +226,7 @@ async def run(games: int, moves: int, think: float, args: argparse.Namespace) ->
         "p99_ms": round(percentile(latencies, 0.99) * 1000, 1),
         "slowest_ms": [round(x * 1000) for x in latencies[-3:]],
         "api_calls_per_move": round((sum(counts.values()) - refused) / presses, 2),
+        **(alongside if beside else {}),
         "calls": dict(counts),
     }
 
@@ -230,6 +248,7 @@ def main() -> None:
     parser.add_argument("--think", type=float, nargs="+", default=[0.0, 0.5], help="seconds before each press")
     parser.add_argument("--computers", metavar="LEVEL", help="one human against three computers of LEVEL")
     parser.add_argument("--decision-ms", type=float, default=0, help="the hard level's stand-in: ms of CPU a decision")
+    parser.add_argument("--alongside", type=int, default=0, help="two-player games played meanwhile (their p50/p95)")
     parser.add_argument("--rounds", type=int, default=1, help="sets of games played one after another")
     parser.add_argument("--private", action="store_true", help="with --computers: a private game (/newgame)")
     parser.add_argument("--unlimited", action="store_true", help="lift Telegram's per-chat send rate in the bot")
