@@ -113,12 +113,12 @@ async def setup_computer_game(fake: FakeTelegram, n: int, level: str, private: b
     return [player]
 
 
-def bot_env(decision_ms: float, unlimited: bool) -> dict[str, str]:
+def bot_env(decision_ms: float, unlimited: bool, inline: bool) -> dict[str, str]:
     env = {"LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "WARNING")}
     if unlimited:  # no per-chat send rate: what the service and the computers cost, alone
         env |= {"PRIVATE_SENDS_PER_SECOND": "1000", "GROUP_SENDS_PER_MINUTE": "60000"}
-    if decision_ms:
-        env |= standin_env(decision_ms)
+    if decision_ms or inline:
+        env |= standin_env(decision_ms, inline=inline)
     return env
 
 
@@ -175,7 +175,7 @@ async def run(games: int, moves: int, think: float, args: argparse.Namespace) ->
     computers = args.computers
     async with FakeTelegram() as fake:
         database = f"sqlite+aiosqlite:///{tempfile.mkdtemp()}/bench.db"
-        bot = BotProcess(fake, database, extra_env=bot_env(args.decision_ms, args.unlimited))
+        bot = BotProcess(fake, database, extra_env=bot_env(args.decision_ms, args.unlimited, args.inline))
         await bot.start()
         try:
             watcher = Watcher(fake)
@@ -189,7 +189,7 @@ async def run(games: int, moves: int, think: float, args: argparse.Namespace) ->
                     tables = [await setup_computer_game(fake, first + n, computers, args.private) for n in range(games)]
                 else:
                     tables = [await setup_game(fake, first + n) for n in range(games)]
-                others = [await setup_game(fake, 500 + first + n) for n in range(args.alongside)]
+                others = [await setup_game(fake, 500 + round_ * args.alongside + n) for n in range(args.alongside)]
                 if round_ == 0:
                     fake.reset_calls()
                 start, stop = time.perf_counter(), asyncio.Event()
@@ -217,6 +217,7 @@ async def run(games: int, moves: int, think: float, args: argparse.Namespace) ->
         "concurrent_games": games,
         "computers": opponents(computers, args.decision_ms, args.private),
         "send_rate": "unlimited" if args.unlimited else "telegram's",
+        "decided": "inline" if args.inline else "thinking thread",
         "think_s": think,
         "moves": presses,
         "refused_presses": refused,
@@ -249,6 +250,7 @@ def main() -> None:
     parser.add_argument("--computers", metavar="LEVEL", help="one human against three computers of LEVEL")
     parser.add_argument("--decision-ms", type=float, default=0, help="the hard level's stand-in: ms of CPU a decision")
     parser.add_argument("--alongside", type=int, default=0, help="two-player games played meanwhile (their p50/p95)")
+    parser.add_argument("--inline", action="store_true", help="decide on the event loop (for comparison)")
     parser.add_argument("--rounds", type=int, default=1, help="sets of games played one after another")
     parser.add_argument("--private", action="store_true", help="with --computers: a private game (/newgame)")
     parser.add_argument("--unlimited", action="store_true", help="lift Telegram's per-chat send rate in the bot")
