@@ -208,11 +208,15 @@ async def run(games: int, moves: int, think: float, args: argparse.Namespace) ->
                 print("\n".join(line for line in bot.logs if args.log in line))
     latencies.sort()
     beside.sort()
-    alongside = {
-        "alongside_games": args.alongside,
-        "alongside_p50_ms": round(statistics.median(beside) * 1000, 1),
-        "alongside_p95_ms": round(percentile(beside, 0.95) * 1000, 1),
-    }
+    alongside = (
+        {
+            "alongside_games": args.alongside,
+            "alongside_p50_ms": round(statistics.median(beside) * 1000, 1),
+            "alongside_p95_ms": round(percentile(beside, 0.95) * 1000, 1),
+        }
+        if beside
+        else {}
+    )
     return {
         "concurrent_games": games,
         "computers": opponents(computers, args.decision_ms, args.private),
@@ -227,7 +231,7 @@ async def run(games: int, moves: int, think: float, args: argparse.Namespace) ->
         "p99_ms": round(percentile(latencies, 0.99) * 1000, 1),
         "slowest_ms": [round(x * 1000) for x in latencies[-3:]],
         "api_calls_per_move": round((sum(counts.values()) - refused) / presses, 2),
-        **(alongside if beside else {}),
+        **alongside,
         "calls": dict(counts),
     }
 
