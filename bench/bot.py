@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -123,13 +124,14 @@ def bot_env(decision_ms: float, unlimited: bool, inline: bool) -> dict[str, str]
 
 
 async def arrived_or_over(player: Player, arrival: asyncio.Future[float], within: float = 10) -> bool:
-    """Wait for the next buttons (True), or until the game is over (False). The time of arrival
-    is the Bot API call's own, so the polling here does not blur the figures."""
-    deadline = time.perf_counter() + within
-    while not arrival.done() and time.perf_counter() < deadline:
-        if game_over(player.fake, player.group, player.user_id):
-            return False
-        await asyncio.sleep(0.02)
+    """Wait for the next buttons (True), or until the game is over (False)."""
+
+    over = player.fake.wait_for(lambda: game_over(player.fake, player.group, player.user_id), within, 0.05)
+    ended = asyncio.ensure_future(over)
+    await asyncio.wait({arrival, ended}, timeout=within, return_when=asyncio.FIRST_COMPLETED)
+    ended.cancel()
+    with contextlib.suppress(BaseException):
+        await ended
     return arrival.done()
 
 
