@@ -75,8 +75,11 @@ class Outbox:
         """A batch; then, for the sweep, the game's newer notices: the delivery of the use case that
         wrote them found the game busy with this batch and left them (see ``claim_outbox``)."""
         sent = await self._send(sender, batch)
-        if catch_up:
-            sent += await self.deliver(sender, game_id=batch[0].game_id)
+        for _ in range(20 if catch_up else 0):  # until the game has nothing more to send now
+            more = await self.deliver(sender, game_id=batch[0].game_id)
+            sent += more
+            if not more:
+                break
         return sent
 
     async def _send(self, sender: Sender, batch: list[Notice]) -> int:
