@@ -1,18 +1,30 @@
-"""Bot benchmark: N concurrent two-player games through the fake Bot API and the real bot process.
+"""Bot benchmark: N concurrent games through the fake Bot API and the real bot process.
 
-    python bench/bot.py                   # 1 and 20 concurrent games
+    python bench/bot.py                   # 1 and 20 concurrent two-player games
     python bench/bot.py --games 50 --json
+    python bench/bot.py --computers hard --games 1 --think 0          # one human, three hard computers
+    python bench/bot.py --computers hard --decision-ms 100 --games 1  # ... each decision taking 100 ms
 
 Prints updates handled per second, the time from a button press to the next player's notification
-(the Bot API call that carries the next buttons; p50/p99), and Bot API calls per move (press
+(the Bot API call that carries the next buttons; p50/p95/p99), and Bot API calls per move (press
 answer included). Figures, not pass/fail.
+
+``--computers LEVEL``: each game is one human against three computers of that level, in a group
+(``--private``: in the private chat, ``/newgame LEVEL 3``), so every press waits for the computers
+to answer. Telegram allows about one send a second into a private chat, which a bench pressing at
+once meets: ``--unlimited`` lifts it in the bot to show what the service and the computers cost. ``--decision-ms``
+replaces, in the bot process only, the ``hard`` level by a stand-in that burns that much CPU (pure
+Python, holding the GIL as a search does) before playing like ``normal``: the figures a real
+search of that budget would give.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import os
 import re
 import statistics
 import sys
@@ -24,8 +36,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.e2e.harness import BotProcess, Player, open_lobby
+from tests.e2e.harness import BotProcess, Player, game_over, open_lobby, start_game
 from tests.support.fakebot import Call, FakeTelegram
+from tests.support.standin import standin_env
 
 SETUP_CALLS = ("getUpdates", "getMe", "setMyCommands", "deleteWebhook")
 BUTTON = re.compile(r'"callback_data": ?"m:(\d+):(\d+):')
@@ -80,12 +93,60 @@ async def setup_game(fake: FakeTelegram, n: int) -> list[Player]:
     return players
 
 
+async def setup_computer_game(fake: FakeTelegram, n: int, level: str, private: bool) -> list[Player]:
+    """One human against three computers of ``level`` — in a group (Add computer ×3), or in the
+    private chat (``/newgame LEVEL 3``) — past the swap phase."""
+    user_id, group = 20_000 + n, -8000 - n
+    fake.add_user(user_id, f"H{user_id}")
+    fake.add_group(group, f"Bench {n}", [user_id])
+    player = Player(fake, user_id, f"H{user_id}", group=user_id if private else group)
+    fake.start_bot(user_id)
+    await fake.wait_for(lambda: len(player.private()) >= 2, timeout=60)
+    if private:
+        await player.command(f"/newgame {level} 3", chat_id=user_id)
+    else:
+        await start_game(fake, [player], computers=3, level=level)
+    await fake.wait_for(lambda: player.live_message() is not None, timeout=60)
+    message = player.live_message()
+    assert message is not None
+    await player.press(message, "✅ Ready")
+    await fake.wait_for(lambda: (m := player.live_message()) is not None and "Pile" in m.text, timeout=60)
+    return [player]
+
+
+def bot_env(decision_ms: float, unlimited: bool, inline: bool) -> dict[str, str]:
+    env = {"LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "WARNING")}
+    if unlimited:  # no per-chat send rate: what the service and the computers cost, alone
+        env |= {"PRIVATE_SENDS_PER_SECOND": "1000", "GROUP_SENDS_PER_MINUTE": "60000"}
+    if decision_ms or inline:
+        env |= standin_env(decision_ms, inline=inline)
+    return env
+
+
+async def arrived_or_over(player: Player, arrival: asyncio.Future[float], within: float = 10) -> bool:
+    """Wait for the next buttons (True), or until the game is over (False)."""
+
+    over = player.fake.wait_for(lambda: game_over(player.fake, player.group, player.user_id), within, 0.05)
+    ended = asyncio.ensure_future(over)
+    await asyncio.wait({arrival, ended}, timeout=within, return_when=asyncio.FIRST_COMPLETED)
+    ended.cancel()
+    with contextlib.suppress(BaseException):
+        await ended
+    return arrival.done()
+
+
 async def play_game(
-    players: list[Player], watcher: Watcher, latencies: list[float], moves: int, think: float
+    players: list[Player],
+    watcher: Watcher,
+    latencies: list[float],
+    moves: int,
+    think: float,
+    stop: asyncio.Event | None = None,
 ) -> tuple[int, int]:
-    """Press until ``moves`` moves were made or the game ends; returns (moves made, refused presses)."""
+    """Press until ``moves`` moves were made, the game ends or ``stop`` is set; returns (moves
+    made, refused presses)."""
     made = refused = 0
-    while made < moves:
+    while made < moves and not (stop and stop.is_set()):
         message = next((m for p in players if (m := p.live_message()) is not None), None)
         if message is None:
             await asyncio.sleep(0.005)
@@ -106,44 +167,85 @@ async def play_game(
             await asyncio.sleep(0.01)
             continue
         made += 1
-        try:
-            latencies.append(await asyncio.wait_for(arrival, 10) - pressed_at)
-        except TimeoutError:
+        if not await arrived_or_over(player, arrival):
             break  # the game is over (no next buttons)
+        latencies.append(arrival.result() - pressed_at)
     return made, refused
 
 
-async def run(games: int, moves: int, think: float) -> dict[str, Any]:
+async def run(games: int, moves: int, think: float, args: argparse.Namespace) -> dict[str, Any]:
+    computers = args.computers
     async with FakeTelegram() as fake:
         database = f"sqlite+aiosqlite:///{tempfile.mkdtemp()}/bench.db"
-        bot = BotProcess(fake, database, extra_env={"LOG_LEVEL": "WARNING"})
+        bot = BotProcess(fake, database, extra_env=bot_env(args.decision_ms, args.unlimited, args.inline))
         await bot.start()
         try:
-            tables = [await setup_game(fake, n) for n in range(games)]
             watcher = Watcher(fake)
-            fake.reset_calls()
             latencies: list[float] = []
-            start = time.perf_counter()
-            results = await asyncio.gather(*(play_game(t, watcher, latencies, moves, think) for t in tables))
-            elapsed = time.perf_counter() - start
+            beside: list[float] = []  # the two-player games played alongside (--alongside)
+            results: list[tuple[int, int]] = []
+            elapsed = 0.0
+            for round_ in range(args.rounds):  # games one after another (a computers' game is short)
+                first = round_ * games
+                if computers:
+                    tables = [await setup_computer_game(fake, first + n, computers, args.private) for n in range(games)]
+                else:
+                    tables = [await setup_game(fake, first + n) for n in range(games)]
+                others = [await setup_game(fake, 500 + round_ * args.alongside + n) for n in range(args.alongside)]
+                if round_ == 0:
+                    fake.reset_calls()
+                start, stop = time.perf_counter(), asyncio.Event()
+                side = [asyncio.create_task(play_game(t, watcher, beside, moves, think, stop)) for t in others]
+                results += await asyncio.gather(*(play_game(t, watcher, latencies, moves, think) for t in tables))
+                stop.set()
+                await asyncio.gather(*side)
+                elapsed += time.perf_counter() - start
             presses = sum(made for made, _ in results)
             refused = sum(r for _, r in results)
             await asyncio.sleep(4)  # let the last throttled table edits land
             counts = Counter(call.method for call in fake.calls if call.method not in SETUP_CALLS)
         finally:
             await bot.stop()
+            if args.log:
+                print("\n".join(line for line in bot.logs if args.log in line))
     latencies.sort()
+    beside.sort()
+    alongside = (
+        {
+            "alongside_games": args.alongside,
+            "alongside_p50_ms": round(statistics.median(beside) * 1000, 1),
+            "alongside_p95_ms": round(percentile(beside, 0.95) * 1000, 1),
+        }
+        if beside
+        else {}
+    )
     return {
         "concurrent_games": games,
+        "computers": opponents(computers, args.decision_ms, args.private),
+        "send_rate": "unlimited" if args.unlimited else "telegram's",
+        "decided": "inline" if args.inline else "thinking thread",
         "think_s": think,
         "moves": presses,
         "refused_presses": refused,
         "updates_per_s": round((presses + refused) / elapsed, 1),
         "p50_ms": round(statistics.median(latencies) * 1000, 1),
-        "p99_ms": round(latencies[max(0, int(len(latencies) * 0.99) - 1)] * 1000, 1),
+        "p95_ms": round(percentile(latencies, 0.95) * 1000, 1),
+        "p99_ms": round(percentile(latencies, 0.99) * 1000, 1),
+        "slowest_ms": [round(x * 1000) for x in latencies[-3:]],
         "api_calls_per_move": round((sum(counts.values()) - refused) / presses, 2),
+        **alongside,
         "calls": dict(counts),
     }
+
+
+def opponents(level: str | None, decision_ms: float, private: bool) -> str:
+    if not level:
+        return "none"
+    return f"3x{level}" + (f"@{decision_ms:g}ms" if decision_ms and level == "hard" else "") + ("/private" * private)
+
+
+def percentile(ordered: list[float], share: float) -> float:
+    return ordered[max(0, int(len(ordered) * share + 0.5) - 1)]
 
 
 def main() -> None:
@@ -151,11 +253,19 @@ def main() -> None:
     parser.add_argument("--games", type=int, nargs="+", default=[1, 20])
     parser.add_argument("--moves", type=int, default=60, help="moves per game at most")
     parser.add_argument("--think", type=float, nargs="+", default=[0.0, 0.5], help="seconds before each press")
+    parser.add_argument("--computers", metavar="LEVEL", help="one human against three computers of LEVEL")
+    parser.add_argument("--decision-ms", type=float, default=0, help="the hard level's stand-in: ms of CPU a decision")
+    parser.add_argument("--alongside", type=int, default=0, help="two-player games played meanwhile (their p50/p95)")
+    parser.add_argument("--inline", action="store_true", help="decide on the event loop (for comparison)")
+    parser.add_argument("--rounds", type=int, default=1, help="sets of games played one after another")
+    parser.add_argument("--private", action="store_true", help="with --computers: a private game (/newgame)")
+    parser.add_argument("--unlimited", action="store_true", help="lift Telegram's per-chat send rate in the bot")
+    parser.add_argument("--log", metavar="TEXT", help="print the bot's log lines holding TEXT (with LOG_LEVEL=INFO)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     for games in args.games:
         for think in args.think:
-            row = asyncio.run(run(games, args.moves, think))
+            row = asyncio.run(run(games, args.moves, think, args))
             print(json.dumps(row) if args.json else "  ".join(f"{k}={v}" for k, v in row.items()), flush=True)
 
 

@@ -39,7 +39,13 @@ def _play_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE", help="a house rule, repeatable")
     p.add_argument("--seats", type=int, default=3, help="players including you (default 3)")
     p.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
-    p.add_argument("--level", choices=(*LEVELS, *ALIASES), default=DEFAULT_LEVEL, help="computer players' level")
+    p.add_argument(
+        "--level",
+        type=lambda word: ALIASES.get(word.lower(), word.lower()),  # the older names still work
+        choices=LEVELS,
+        default=DEFAULT_LEVEL,
+        help=f"computer players' level, weakest first (default {DEFAULT_LEVEL})",
+    )
     p.add_argument("--auto", action="store_true", help="computer players in every seat; print the whole game")
     p.add_argument("--name", default=DEFAULT_NAME, help=f"your name at the table (default: {DEFAULT_NAME})")
 

@@ -3,15 +3,40 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
 from engine import AnyState, Keep, Move, NeighborView, Phase, PickUp, Play, PlayFaceDown, Ready, ShitheadView, Swap
-from engine.ai import make_player
+from engine.ai import DEFAULT_LEVEL, LEVELS, level_name, make_player
 from engine.ai.heuristic import HeuristicPlayer, strength
+
+PLAY_OUT_LEVEL = DEFAULT_LEVEL  # computers left among themselves finish at this level, quickly
 
 
 def computer_move(state: AnyState, seat: int, level: str, seed: int) -> Move:
     """A computer seat's choice, from its own view only; deterministic for a seed."""
     return make_player(level, seed).choose(state.view(seat))
+
+
+def computer_seed(game_seed: int, move_count: int) -> int:
+    """The seed of a computer's decision: the game's, and how many moves were made."""
+    return game_seed * 7919 + move_count
+
+
+def next_computer(state: AnyState, levels: Mapping[int, str]) -> tuple[int, str] | None:
+    """The computer seat to act now and the level it plays at, or None (a human's turn, or over).
+
+    Once no human holds cards (all out or gone), a computer stronger than :data:`PLAY_OUT_LEVEL`
+    plays at that level: nobody waits for a search to settle the places between computers."""
+    if state.is_over:
+        return None
+    seat = next((s for s in state.seats_to_act() if s in levels), None)
+    if seat is None:
+        return None
+    level = level_name(levels[seat])
+    humans_in = any(s not in levels for s in state.active_seats())
+    if not humans_in and LEVELS.index(level) > LEVELS.index(PLAY_OUT_LEVEL):
+        level = PLAY_OUT_LEVEL
+    return seat, level
 
 
 def timeout_moves(state: AnyState, seat: int, seed: int) -> list[Move]:

@@ -8,7 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
 from engine import AnyRules, EngineError, rules_from_dict
-from engine.ai import DEFAULT_LEVEL, LEVELS, level_name
+from engine.ai import DEFAULT_LEVEL, level_name
 from persistence import repo
 from persistence.models import Chat, Game, GameStatus, Player, Seat
 from shithead_bot.names import computer_name
@@ -261,9 +261,7 @@ async def _add_human(tx: GameTx, player: Player) -> None:
 
 
 async def _add_computer(tx: GameTx, level: str) -> None:
-    if level not in LEVELS and level not in ("random", "heuristic"):
-        raise ValueError(f"unknown computer level {level!r}")
-    level = level_name(level)
+    level = level_name(level)  # RulesError when unknown; the old names give the new
     _check_room(tx)
     used = {s.name for s in tx.seats}
     name = next(computer_name(i) for i in range(30) if f"🤖 {computer_name(i)}" not in used)

@@ -13,10 +13,11 @@ from engine import EngineError, Forfeit, Move, Phase, new_game, rules_from_dict
 from engine import events as ev
 from persistence.models import GameStatus
 from shithead_bot.config import Settings
-from shithead_bot.service.autoplay import computer_move, timeout_moves
+from shithead_bot.service.autoplay import computer_move, computer_seed, next_computer, timeout_moves
 from shithead_bot.service.deadlines import restart_clock
 from shithead_bot.service.errors import MoveRejectedError, TooFewPlayersError
 from shithead_bot.service.notices import Announcement, NoticeKind
+from shithead_bot.service.thinking import Chain, ThinkFirst
 from shithead_bot.service.unit import GameTx
 
 log = logging.getLogger(__name__)
@@ -52,15 +53,27 @@ def apply(tx: GameTx, seat: int, move: Move | str, actor: str) -> list[ev.Event]
 
 
 def play_computers(tx: GameTx, settings: Settings) -> None:
-    """Computer seats act until a human is to act or the game ends (capped against bugs)."""
+    """Computer seats act until a human is to act or the game ends (capped against bugs).
+
+    A decision not known yet that would take long raises :class:`ThinkFirst` (the use case runs
+    again once it is thought out, off the event loop); see :mod:`thinking`."""
     state = tx.state
     assert state is not None
+    levels = {s.number: s.computer_level for s in tx.seats if s.computer_level}
+    spent = 0.0
     for _ in range(settings.computer_move_cap):
-        seat = next((s for s in state.seats_to_act() if tx.seat(s).computer_level), None)
-        if seat is None or state.is_over:
+        found = next_computer(state, levels)
+        if found is None:
             return
-        level = tx.seat(seat).computer_level or "heuristic"
-        move = computer_move(state, seat, level, tx.game.seed * 7919 + tx.game.move_count)
+        seat, level = found
+        seed = computer_seed(tx.game.seed, tx.game.move_count)
+        if tx.thinker is None:
+            move: Move | None = computer_move(state, seat, level, seed)
+        else:
+            move, seconds = tx.thinker.decide(state, seat, level, seed, spent)
+            spent += seconds
+        if move is None:
+            raise ThinkFirst(Chain(state.copy(), levels, tx.game.seed, tx.game.move_count))
         apply(tx, seat, move, "computer")
     log.warning("game %s: computer move cap reached; the sweep will carry on", tx.game.id)
 

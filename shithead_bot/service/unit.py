@@ -48,6 +48,7 @@ from shithead_bot.service.errors import (
 from shithead_bot.service.notices import Announcement, Notice, NoticeKind
 from shithead_bot.service.schedule import QuietHours
 from shithead_bot.service.snapshot import ChatSnapshot, GameInfo, GameSnapshot, MoveLine, SeatSnapshot
+from shithead_bot.service.thinking import Thinker, ThinkFirst, deferring, draw_seed, seed_tape
 
 log = logging.getLogger(__name__)
 
@@ -104,14 +105,37 @@ def retry_once(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
     return run
 
 
+THINKING_ROUNDS = 3  # then the computers' decisions are made inside the transaction
+
+
+def think_first(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
+    """Run the use case again after its computers thought ahead (:class:`ThinkFirst`), outside
+    the transaction and off the event loop; a rerun draws the same seeds."""
+
+    @functools.wraps(fn)
+    async def run(core: Core, *args: Any, **kwargs: Any) -> T:
+        with seed_tape() as tape:
+            with deferring(True):
+                for _ in range(THINKING_ROUNDS):
+                    try:
+                        return await fn(core, *args, **kwargs)
+                    except ThinkFirst as need:
+                        await core.thinker.think(need.chain)
+                    tape.rewind()
+            return await fn(core, *args, **kwargs)
+
+    return run
+
+
 C = TypeVar("C", bound=type)
 
 
 def retrying(cls: C) -> C:
-    """Give every public coroutine method of a service class :func:`retry_once`."""
+    """Give every public coroutine method of a service class :func:`retry_once` and
+    :func:`think_first`."""
     for name, member in list(vars(cls).items()):
         if not name.startswith("_") and inspect.iscoroutinefunction(member):
-            setattr(cls, name, retry_once(member))
+            setattr(cls, name, think_first(retry_once(member)))
     return cls
 
 
@@ -156,6 +180,7 @@ class GameTx:
     removed: set[int] = field(default_factory=set)  # seats removed for timing out (told once, not twice)
     notices: list[Notice] = field(default_factory=list)
     finished: bool = False  # the game ended in this transaction: it is rated when it commits
+    thinker: Thinker | None = None  # computers' decisions known ahead (None: decided inline)
 
     def seat_of(self, player_id: int) -> Seat | None:
         return next((s for s in self.seats if s.player_id == player_id), None)
@@ -213,10 +238,15 @@ class Core:
         self.sessions = sessions
         self.settings = settings or Settings()
         self.clock = clock
-        self.seed_source = seed_source or (lambda: secrets.randbits(62))
+        self._seed_source = seed_source or (lambda: secrets.randbits(62))
+        self.thinker = Thinker()
         bind = sessions.kw.get("bind")
         self.dialect = bind.dialect.name if bind is not None else "sqlite"
         self._write_lock = asyncio.Lock() if self.dialect == "sqlite" else None
+
+    def seed_source(self) -> int:
+        """A new game's seed (the same again when the use case runs again: see :func:`think_first`)."""
+        return draw_seed(self._seed_source)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
@@ -259,7 +289,15 @@ class Core:
             return None
         game, chat = found
         rows = await repo.seats_with_players(session=session, game_id=game_id)
-        tx = GameTx(session, game, [row.seat for row in rows], chat, self.clock(), loaded_version=game.version)
+        tx = GameTx(
+            session,
+            game,
+            [row.seat for row in rows],
+            chat,
+            self.clock(),
+            loaded_version=game.version,
+            thinker=self.thinker,
+        )
         tx.quiet = {
             row.seat.number: QuietHours(row.quiet_start, row.quiet_end, row.timezone or "UTC")
             for row in rows
@@ -320,4 +358,4 @@ class Core:
 
     def new_tx(self, session: AsyncSession, game: Game, chat: Chat) -> GameTx:
         """A game created in this transaction (no seats yet)."""
-        return GameTx(session, game, [], chat, self.clock())
+        return GameTx(session, game, [], chat, self.clock(), thinker=self.thinker)

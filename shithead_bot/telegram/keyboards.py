@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import Keep, Move, PickUp, Play, PlayFaceDown, Ready, ShitheadView, StockGamble, Swap, Trade, rank_text
+from engine.ai import LEVELS
 from engine.moves import Source
 from persistence.models import GameStatus
 from shithead_bot.i18n import translations
@@ -15,23 +16,31 @@ from shithead_bot.service import PlayerGame
 from shithead_bot.telegram.callback_data import Action, Button, Codec, ComputerChoice, Confirm, TurnChoice
 from shithead_bot.telegram.parsing import TURN_CHOICES
 from shithead_bot.telegram.render.common import Page, rows
+from shithead_bot.telegram.render.levels import level_text
 
 Keyboard = list[list[InlineKeyboardButton]]
 
 
-def lobby(page: Page, computer_level: str = "heuristic") -> Keyboard:
-    """Join, Leave, add or remove a computer (keyed by how many the lobby shows), Start."""
+def lobby(page: Page) -> Keyboard:
+    """Join, Leave; one button per computer level, weakest first, and one to remove the last
+    computer (each keyed by how many computers the lobby shows: two taps add one); Start."""
     _ = page._
     computers = sum(1 for s in page.game.seats if s.computer_level)
+    add = [
+        page.button(
+            _("🤖 {level}").format(level=level_text(_, level).capitalize()),
+            Action.ADD_COMPUTER,
+            argument=str(ComputerChoice(level, computers)),
+        )
+        for level in LEVELS
+    ]
     return [
         [page.button(_("✋ Join"), Action.JOIN), page.button(_("🚪 Leave"), Action.LEAVE)],
+        add,
         [
-            page.button(
-                _("🤖 Add computer"), Action.ADD_COMPUTER, argument=str(ComputerChoice(computer_level, computers))
-            ),
             page.button(_("➖ Computer"), Action.REMOVE_COMPUTER, argument=str(computers)),
+            page.button(_("▶️ Start"), Action.START),
         ],
-        [page.button(_("▶️ Start"), Action.START)],
     ]
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from engine import GAME_KINDS, PRESETS
 from shithead_bot.service.schedule import QuietHours, SettingError, parse_duration
+from shithead_bot.telegram.render.levels import level_words
 
 __all__ = [
     "MAX_TIMEOUTS",
@@ -85,16 +86,21 @@ def turn_text(seconds: int | None) -> str:
 
 @dataclass(frozen=True)
 class NewGame:
-    """What follows /newgame: ``neighbor`` or a preset, then ``KEY=VALUE`` house rules."""
+    """What follows /newgame: ``neighbor`` or a preset, then ``KEY=VALUE`` house rules; and, for a
+    game against computers, their level (``hard``) and how many (``3``), None when not given."""
 
     kind: str = "shithead"
     preset: str | None = None
     house_rules: dict[str, str] = field(default_factory=dict)
+    level: str | None = None
+    computers: int | None = None
 
 
 def parse_newgame(args: Sequence[str]) -> NewGame | None:
-    """None when a word is neither a game, a preset nor ``KEY=VALUE``."""
-    kind, preset = "shithead", None
+    """None when a word is neither a game, a preset, a computer level, a number of computers
+    (1 to 9) nor ``KEY=VALUE``. A level may be named in any language (``difficile``) or by its
+    older name (``heuristic``: normal)."""
+    kind, preset, level, computers = "shithead", None, None, None
     rules: dict[str, str] = {}
     for arg in args:
         word = arg.strip().lower()
@@ -105,6 +111,10 @@ def parse_newgame(args: Sequence[str]) -> NewGame | None:
             kind = word
         elif word in PRESETS:
             preset = word
+        elif word in level_words():
+            level = level_words()[word]
+        elif re.fullmatch(r"[1-9]", word, re.ASCII):
+            computers = int(word)
         else:
             return None
-    return NewGame(kind, preset, rules)
+    return NewGame(kind, preset, rules, level, computers)

@@ -268,8 +268,11 @@ async def open_lobby(fake: FakeTelegram, creator: Player, args: str = "") -> See
     )
 
 
-async def start_game(fake: FakeTelegram, players: list[Player], *, computers: int = 0, args: str = "") -> int:
-    """/newgame by the first player, everyone else joins, computers added, Start pressed; the game id."""
+async def start_game(
+    fake: FakeTelegram, players: list[Player], *, computers: int = 0, args: str = "", level: str = "normal"
+) -> int:
+    """/newgame by the first player, everyone else joins, computers of that level added, Start
+    pressed; the game id."""
     creator = players[0]
     lobby = await open_lobby(fake, creator, args)
     for player in players[1:]:
@@ -277,7 +280,7 @@ async def start_game(fake: FakeTelegram, players: list[Player], *, computers: in
     for n in range(computers):  # each on the lobby as it is now: a tap on an old one is "already done"
         shown = f"({len(players) + n}/"
         await fake.wait_for(lambda shown=shown: shown in current(fake, lobby, creator.user_id).text, timeout=15)
-        await creator.press(current(fake, lobby, creator.user_id), "🤖 Add computer")
+        await creator.press(current(fake, lobby, creator.user_id), f"🤖 {level.capitalize()}")
     seats = len(players) + computers
     await fake.wait_for(lambda: f"({seats}/" in current(fake, lobby, creator.user_id).text, timeout=15)
     await creator.press(lobby, "▶️ Start")

@@ -147,7 +147,7 @@ async def test_redelivered_webhook_updates_apply_once(
         await start_all(fake, [alice, bob])
         lobby = await open_lobby(fake, alice)
         fake.duplicate_deliveries(3)  # Telegram retried: the same update three times
-        await alice.press(current(fake, lobby, alice.user_id), "🤖 Add computer")
+        await alice.press(current(fake, lobby, alice.user_id), "🤖 Normal")
         await fake.wait_for(lambda: "(2/" in current(fake, lobby, alice.user_id).text, timeout=15)
         await bob.press(current(fake, lobby, bob.user_id), "✋ Join")
         await fake.wait_for(lambda: "(3/" in current(fake, lobby, alice.user_id).text, timeout=15)
@@ -169,7 +169,7 @@ async def test_two_taps_of_add_computer_at_once_add_one(
     alice = players[0]
     await start_all(fake, [alice])
     lobby = await open_lobby(fake, alice)
-    data = fake.button_data(GROUP, lobby.message_id, "🤖 Add computer")
+    data = fake.button_data(GROUP, lobby.message_id, "🤖 Normal")
     presses = [await fake.press(alice.user_id, GROUP, lobby.message_id, data) for _ in range(2)]
     answers = sorted([(a.text or "") if (a := await p.answer(timeout=15)) else "" for p in presses])
     assert answers == ["", "Already done."]

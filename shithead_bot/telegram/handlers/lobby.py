@@ -7,15 +7,21 @@ from telegram import Update
 from telegram.ext import ContextTypes
 
 from engine import EngineError
+from engine.ai import DEFAULT_LEVEL
+from shithead_bot.i18n import N_
 from shithead_bot.service import AlreadyOpenError, ServiceError
 from shithead_bot.telegram.callback_data import Action, Button, ComputerChoice
 from shithead_bot.telegram.context import BotContext, bot_context, is_private, texts, user_info
 from shithead_bot.telegram.handlers.presses import Done, Press, presser
-from shithead_bot.telegram.parsing import parse_newgame
+from shithead_bot.telegram.parsing import NewGame, parse_newgame
 from shithead_bot.telegram.render import esc
+from shithead_bot.telegram.render.levels import level_text
 from shithead_bot.telegram.replies import refusal, reply
 
 PRIVATE_COMPUTERS = 2
+COMPUTERS_USAGE = N_(
+    "Against computers, in our private chat: add their level (easy, normal or hard) and how many, e.g. /newgame hard 3."
+)
 
 
 async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -27,14 +33,15 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     t = texts(update)
     asked = parse_newgame(context.args or [])
     if asked is None:
-        await reply(update, t.gettext("Unknown game. Try /newgame standard, smelly, classic, free or neighbor."))
+        unknown = t.gettext("Unknown game. Try /newgame standard, smelly, classic, free or neighbor.")
+        await reply(update, f"{unknown} {t.gettext(COMPUTERS_USAGE)}")
         return
     title = chat.title or user.first_name
     try:  # house rules given here are for this game only; /settings saves them for the chat
         if is_private(chat):
             result = await ctx.service.open_private_game(
                 user_info(user), kind=asked.kind, preset=asked.preset, house_rules=asked.house_rules,
-                computers=PRIVATE_COMPUTERS, chat_title=title,
+                computers=asked.computers or PRIVATE_COMPUTERS, level=asked.level or DEFAULT_LEVEL, chat_title=title,
             )  # fmt: skip
         else:
             result = await ctx.service.open_lobby(
@@ -55,7 +62,21 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                 "A chat admin can fix them with /settings rules clear."
             ).format(reason=esc(result.ignored_settings)),
         )
+    await tell_about_levels(update, asked)
     await ctx.deliver(result.game_id)
+
+
+async def tell_about_levels(update: Update, asked: NewGame) -> None:
+    """In private without a level: which level the computers play at, and how to choose one. In a
+    group, where a level or a number was given: computers are added with the lobby's buttons."""
+    chat, t = update.effective_chat, texts(update)
+    if chat is None:
+        return
+    if is_private(chat) and asked.level is None:
+        told = t.gettext("Your computer opponents play at the {level} level.")
+        await reply(update, f"{told.format(level=level_text(t.gettext, DEFAULT_LEVEL))} {t.gettext(COMPUTERS_USAGE)}")
+    elif not is_private(chat) and (asked.level is not None or asked.computers is not None):
+        await reply(update, t.gettext("In a group, add computer players with the lobby's 🤖 buttons."))
 
 
 def topic_of(update: Update) -> int | None:
@@ -90,7 +111,7 @@ async def leave(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, 
 
 async def add_computer(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
     choice = ComputerChoice.parse(b.argument)
-    await ctx.service.add_computer(b.game_id, presser(update), choice.level or "heuristic", seen=choice.seen)
+    await ctx.service.add_computer(b.game_id, presser(update), choice.level or DEFAULT_LEVEL, seen=choice.seen)
     return Done(None, b.game_id)
 
 

@@ -34,7 +34,11 @@ def help_text(t: gettext.NullTranslations) -> str:
         _("To play: add me to a group, send /newgame there, and tap Join; whoever opened it taps Start."),
         "",
     ]
-    return "\n".join(lines + [f"/{name} — {_(text)}" for name, text in COMMANDS])
+    computers = _(
+        "🤖 Against the computer: /newgame in our private chat, with a level — easy, normal or hard — "
+        "and how many opponents, e.g. /newgame hard 3 (or /newgame smelly easy 1)."
+    )
+    return "\n".join([*lines, *(f"/{name} — {_(text)}" for name, text in COMMANDS), "", computers])
 
 
 def games_text(games: Sequence[PlayerGame], t: gettext.NullTranslations) -> str:

@@ -1,0 +1,115 @@
+"""Computer levels in the service: each computer keeps the level it was added at (old names too),
+a private game takes one, and slow levels think off the event loop — outside the transaction, in
+the thinking thread — making exactly the decisions they would have made inline."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import ClassVar
+
+import pytest
+from sqlalchemy import update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+import engine.ai
+from engine import EngineError, Move, load_game, new_game, rules_from_dict
+from engine.ai import HeuristicPlayer
+from engine.views import NeighborView, ShitheadView
+from persistence.models import Seat
+from shithead_bot.service import GameService
+from shithead_bot.service.autoplay import computer_move, computer_seed, next_computer
+from tests.conftest import FakeClock
+from tests.service.helpers import lobby_with, make_service, play_humans_to_end, user
+
+
+@pytest.fixture
+def service(sessions: async_sessionmaker[AsyncSession], clock: FakeClock) -> GameService:
+    return make_service(sessions, clock)
+
+
+class SlowPlayer:
+    """Plays like ``normal`` but takes its time, and notes the thread each decision was made in."""
+
+    threads: ClassVar[list[str]] = []
+
+    def __init__(self, seed: int) -> None:
+        self.inner = HeuristicPlayer(seed)
+
+    def choose(self, view: ShitheadView | NeighborView) -> Move:
+        SlowPlayer.threads.append(threading.current_thread().name)
+        time.sleep(0.004)  # longer than a quick level's decision
+        return self.inner.choose(view)
+
+
+@pytest.fixture
+def slow_hard(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    monkeypatch.setitem(engine.ai.REGISTRY, "hard", SlowPlayer)
+    SlowPlayer.threads = []
+    return SlowPlayer.threads
+
+
+async def test_each_computer_keeps_its_level(service: GameService) -> None:
+    game_id = await lobby_with(service, humans=1)
+    for level in ("easy", "hard", "heuristic", "random"):
+        await service.add_computer(game_id, user(0).id, level)
+    with pytest.raises(EngineError, match="unknown computer level"):
+        await service.add_computer(game_id, user(0).id, "grandmaster")
+    seats = (await service.game_view(game_id)).seats
+    assert [s.computer_level for s in seats] == [None, "easy", "hard", "normal", "easy"]
+
+
+async def test_a_private_game_at_a_level(service: GameService) -> None:
+    result = await service.open_private_game(user(0), computers=3, level="hard", chat_title="Me")
+    seats = (await service.game_view(result.game_id)).seats
+    assert [s.computer_level for s in seats] == [None, "hard", "hard", "hard"]
+
+
+async def test_rows_with_the_old_names_play_on(
+    service: GameService, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    game_id = await lobby_with(service, humans=1, computers=2, level="normal")
+    async with sessions() as session, session.begin():  # as an older version stored them
+        await session.execute(
+            update(Seat).where(Seat.game_id == game_id, Seat.number == 1).values(computer_level="random")
+        )
+        await session.execute(
+            update(Seat).where(Seat.game_id == game_id, Seat.number == 2).values(computer_level="heuristic")
+        )
+    await service.start(game_id, user(0).id)
+    await play_humans_to_end(service, game_id)
+    assert (await service.game_view(game_id)).game.status == "finished"
+
+
+async def test_slow_computers_think_in_the_thinking_thread(service: GameService, slow_hard: list[str]) -> None:
+    result = await service.open_private_game(user(0), computers=3, level="hard", chat_title="Me")
+    await play_humans_to_end(service, result.game_id)
+    assert slow_hard, "the hard computers made no decision"
+    assert set(slow_hard) != {threading.current_thread().name}
+    assert all(name.startswith("thinker") for name in slow_hard), set(slow_hard)
+    await _replays_as_inline(service, result.game_id)
+
+
+async def test_quick_levels_are_decided_inline(service: GameService) -> None:
+    result = await service.open_private_game(user(0), computers=3, level="normal", chat_title="Me")
+    await play_humans_to_end(service, result.game_id)
+    assert service.thinker.inline > service.thinker.thought  # learnt once that "normal" is quick
+    await _replays_as_inline(service, result.game_id)
+
+
+async def _replays_as_inline(service: GameService, game_id: int) -> None:
+    """Every computer move in the log is what the level decides inline for that state and seed."""
+    record = await service.record(game_id)
+    view = await service.game_view(game_id)
+    levels = {s.number: s.computer_level for s in view.seats if s.computer_level}
+    rules = rules_from_dict(record.kind, record.rules)
+    state = new_game(record.kind, rules, len(record.names), record.seed, record.dealer)
+    for count, line in enumerate(record.moves):
+        if line.actor == "computer":
+            found = next_computer(state, levels)
+            assert found is not None
+            assert found[0] == line.seat
+            expected = computer_move(load_game(state.to_dict()), line.seat, found[1], computer_seed(record.seed, count))
+            assert str(expected) == line.move, (count, line)
+        state.apply(line.seat, line.move)
+    assert state.is_over
