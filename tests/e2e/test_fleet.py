@@ -61,8 +61,9 @@ async def test_one_press_at_two_workers_takes_effect_once(
     data = fake.button_data(message.chat_id, message.message_id, "✅ Ready")
     press = await fake.press(alice.user_id, message.chat_id, message.message_id, data)
     await press.answer(timeout=15)
-    add = await fake.press(alice.user_id, GROUP, lobby.message_id, fake.button_data(GROUP, lobby.message_id, "✋ Join"))
-    await add.answer(timeout=15)  # a later update, to see anything still in flight
+    before = len(alice.private())
+    await alice.command("/help", chat_id=alice.user_id)  # a later update, to see anything still in flight
+    await fake.wait_for(lambda: len(alice.private()) > before, timeout=15)
     await asyncio.sleep(1)
     fake.duplicate_deliveries(1)
     assert await rows(pg_db_url, "select count(*) from move where move = 'r' and seat = 0") == [(1,)]

@@ -101,5 +101,6 @@ async def test_api_calls_per_move_stay_low(fake: FakeTelegram, bot: BotProcess, 
     await asyncio.sleep(0.5)
     counts = fake.call_counts()
     api_calls = sum(n for method, n in counts.items() if method not in ("getUpdates", "getMe"))
-    assert counts["answerCallbackQuery"] == presses
-    assert api_calls / presses <= 4.0, counts
+    answers = counts["answerCallbackQuery"]  # every press is answered, those that came too late too
+    assert answers >= presses
+    assert (api_calls - answers) / presses <= 3.0, counts  # besides the answer, at most 3 calls a move
