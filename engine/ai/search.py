@@ -27,7 +27,7 @@ from engine.moves import Move
 from engine.shithead import ShitheadState
 from engine.views import NeighborView, ShitheadView
 
-DEFAULT_PLAYOUTS = 160
+DEFAULT_PLAYOUTS = 320
 DEFAULT_TIME_LIMIT = 0.1  # seconds: a cap, reached only when the machine is slow or busy
 
 
