@@ -5,7 +5,7 @@ Levels are data: ``LEVELS`` lists them weakest first, ``STRONGEST`` names the be
 accepted as aliases of ``easy`` and ``normal`` (games stored before the levels were renamed).
 
 ``easy`` plays uniformly at random; ``normal`` is the heuristic (:mod:`engine.ai.heuristic`);
-``hard`` searches (:mod:`engine.ai.search`): about 160 heuristic playouts per decision over worlds
+``hard`` searches (:mod:`engine.ai.search`): about 320 heuristic playouts per decision over worlds
 dealt from its view, capped at 0.1 s of wall time. A new player per decision is fine: what it
 remembers of the game (the cards it saw a seat pick up) is in the view, not in the player.
 

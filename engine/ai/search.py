@@ -27,21 +27,23 @@ from engine.moves import Move
 from engine.shithead import ShitheadState
 from engine.views import NeighborView, ShitheadView
 
-DEFAULT_PLAYOUTS = 160
+DEFAULT_PLAYOUTS = 320
 DEFAULT_TIME_LIMIT = 0.1  # seconds: a cap, reached only when the machine is slow or busy
 
 
 def score(outcome: Outcome | None, state: ShitheadState, seat: int) -> float:
-    """How good the end is for ``seat``: 0 for the loser, up to 2 for first place."""
+    """How good the end is for ``seat``: its finishing place, 1 for first down to 0 for last.
+
+    At 4 seats each place up is worth the same, so the search plays for first place as much as
+    against last (at 2 seats it is simply a win or a loss).
+    """
     n = state.seats
     if outcome is None:  # a playout that ran too long: judge by cards left
         left = [state.hand_count[s] + len(state.face_up[s]) + state.fd_count[s] for s in range(n)]
         place = 1 + sum(1 for s in range(n) if left[s] < left[seat])
-        loser = all(left[s] < left[seat] for s in range(n) if s != seat)
     else:
         place = outcome.places[seat]
-        loser = outcome.loser == seat
-    return (0.0 if loser else 1.0) + (n - place) / (n - 1)
+    return (n - place) / (n - 1)
 
 
 class SearchPlayer:
