@@ -32,11 +32,13 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from engine import AnyState, Move
+from engine.ai import level_name
 from shithead_bot.service.autoplay import computer_move, computer_seed, next_computer
 
 log = logging.getLogger(__name__)
 
-QUICK_SECONDS = 0.002  # a level whose decisions take at most this long is decided inline
+QUICK_LEVELS = frozenset({"easy", "normal"})  # microseconds a decision: always inline, whatever one took
+QUICK_SECONDS = 0.002  # another level whose decisions take at most this long is decided inline
 INLINE_BUDGET_SECONDS = 0.02  # inline thinking per transaction, at most (then it is deferred)
 DECAY = 0.98  # how fast the memory of a slow decision fades
 MAX_REMEMBERED = 4096
@@ -164,7 +166,7 @@ class Thinker:
         move = self._known.get(key)
         if move is not None:
             return move, 0.0
-        if _deferring.get() and (self._slowest.get(level, 1.0) > QUICK_SECONDS or spent > INLINE_BUDGET_SECONDS):
+        if _deferring.get() and (self._slow(level) or spent > INLINE_BUDGET_SECONDS):
             return None, 0.0
         started = time.perf_counter()
         move = computer_move(state, seat, level, seed)
@@ -206,6 +208,13 @@ class Thinker:
         self._known.move_to_end(key)
         while len(self._known) > MAX_REMEMBERED:
             self._known.popitem(last=False)
+
+    def _slow(self, level: str) -> bool:
+        """Think first? Not for the quick levels (one decision slowed by a cold start or a busy
+        machine must not send them to the thread for good); others by their slowest recent one."""
+        if level_name(level) in QUICK_LEVELS:
+            return False
+        return self._slowest.get(level, 1.0) > QUICK_SECONDS
 
     def _learn(self, level: str, seconds: float) -> None:
         self._slowest[level] = max(seconds, self._slowest.get(level, seconds) * DECAY)

@@ -41,10 +41,24 @@ class Run:
         self.rng = random.Random(11)
 
     async def add_worker(self) -> None:
-        worker = webhook_worker(self.fake, self.url, migrate=False, extra_env=ENV)
-        before = len(self.fake.calls_of("setWebhook"))
-        await worker.start(wait_for_polling=False)
-        await self.fake.wait_for(lambda: len(self.fake.calls_of("setWebhook")) > before, timeout=60)
+        """Start a webhook worker. The fault injector may kill its database connection while it
+        starts: it then exits with one line, and — as systemd or compose would — is started again."""
+        for _ in range(3):
+            worker = webhook_worker(self.fake, self.url, migrate=False, extra_env=ENV)
+            before = len(self.fake.calls_of("setWebhook"))
+            await worker.start(wait_for_polling=False)
+            assert worker.process is not None
+            process = worker.process
+
+            def up_or_exited(before: int = before, process: asyncio.subprocess.Process = process) -> bool:
+                return len(self.fake.calls_of("setWebhook")) > before or process.returncode is not None
+
+            started = await self.fake.wait_for(up_or_exited, timeout=90)
+            if started and process.returncode is None:
+                break
+            self.stopped.append(worker)
+        else:
+            raise AssertionError("no worker started in three tries")
         worker.url = str(self.fake.calls_of("setWebhook")[-1].params["url"])  # type: ignore[attr-defined]
         self.workers.append(worker)
         self.fake.set_delivery_targets([w.url for w in self.workers])  # type: ignore[attr-defined]

@@ -97,6 +97,29 @@ async def test_quick_levels_are_decided_inline(service: GameService) -> None:
     await _replays_as_inline(service, result.game_id)
 
 
+class ColdStartPlayer(HeuristicPlayer):
+    """Plays like ``normal``; its very first decision is slow (a cold start, a busy machine)."""
+
+    started: ClassVar[bool] = False
+
+    def choose(self, view: ShitheadView | NeighborView) -> Move:
+        if not ColdStartPlayer.started:
+            ColdStartPlayer.started = True
+            time.sleep(0.01)  # slower than a quick decision, within the inline budget
+        return super().choose(view)
+
+
+async def test_one_slow_decision_does_not_send_a_quick_level_to_the_thread(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(engine.ai.REGISTRY, "normal", ColdStartPlayer)
+    ColdStartPlayer.started = False
+    result = await service.open_private_game(user(0), computers=3, level="normal", chat_title="Me")
+    await play_humans_to_end(service, result.game_id)
+    assert ColdStartPlayer.started
+    assert service.thinker.thought == 0  # every "normal" decision was made inline
+
+
 async def _replays_as_inline(service: GameService, game_id: int) -> None:
     """Every computer move in the log is what the level decides inline for that state and seed."""
     record = await service.record(game_id)
