@@ -41,15 +41,34 @@ class BotApi:
     ) -> Message:
         """A new message (in forum topic ``thread_id``); in a private chat, Forbidden means the player
         is unreachable; a topic closed or gone is :class:`TopicGoneError`."""
+        call = self.bot.send_message(
+            chat_id,
+            fit_lines(rendered.text.split("\n")),
+            parse_mode=ParseMode.HTML,
+            reply_markup=rendered.markup,
+            disable_web_page_preview=True,
+            message_thread_id=thread_id,
+        )
+        return await self._posted(call, private=private, thread_id=thread_id)
+
+    async def send_photo(self, chat_id: int, png: bytes, caption: Rendered, *, thread_id: int | None = None) -> Message:
+        """A new photo message with an HTML caption and buttons (in forum topic ``thread_id``)."""
+        call = self.bot.send_photo(
+            chat_id,
+            InputFile(png, filename="table.png"),
+            caption=fit_lines(caption.text.split("\n"), limit=MAX_CAPTION),
+            parse_mode=ParseMode.HTML,
+            reply_markup=caption.markup,
+            message_thread_id=thread_id,
+        )
+        return await self._posted(call, thread_id=thread_id)
+
+    @staticmethod
+    async def _posted(call: Coroutine[Any, Any, Message], *, private: bool = False, thread_id: int | None) -> Message:
+        """Run a send: a topic closed or gone is :class:`TopicGoneError`; in a private chat,
+        Forbidden means the player is unreachable."""
         try:
-            return await self.bot.send_message(
-                chat_id,
-                fit_lines(rendered.text.split("\n")),
-                parse_mode=ParseMode.HTML,
-                reply_markup=rendered.markup,
-                disable_web_page_preview=True,
-                message_thread_id=thread_id,
-            )
+            return await call
         except BadRequest as exc:
             if thread_id is not None and any(reason in str(exc).lower() for reason in TOPIC_GONE):
                 raise TopicGoneError(str(exc)) from exc
@@ -58,22 +77,6 @@ class BotApi:
             if not private:
                 raise
             raise PlayerUnreachableError(str(exc)) from exc
-
-    async def send_photo(self, chat_id: int, png: bytes, caption: Rendered, *, thread_id: int | None = None) -> Message:
-        """A new photo message with an HTML caption and buttons (in forum topic ``thread_id``)."""
-        try:
-            return await self.bot.send_photo(
-                chat_id,
-                InputFile(png, filename="table.png"),
-                caption=fit_lines(caption.text.split("\n"), limit=MAX_CAPTION),
-                parse_mode=ParseMode.HTML,
-                reply_markup=caption.markup,
-                message_thread_id=thread_id,
-            )
-        except BadRequest as exc:
-            if thread_id is not None and any(reason in str(exc).lower() for reason in TOPIC_GONE):
-                raise TopicGoneError(str(exc)) from exc
-            raise
 
     async def edit_photo(self, chat_id: int, message_id: int, png: bytes, caption: Rendered) -> Any:
         """Replace a photo message's picture, caption and buttons; True if done or unchanged, None

@@ -40,10 +40,14 @@ def esc(text: str) -> str:
     return html.escape(text, quote=False)
 
 
+def visible_text(html_text: str) -> str:
+    """What a reader sees of our HTML: the text after entity parsing."""
+    return html.unescape(_TAG.sub("", html_text))
+
+
 def visible_length(html_text: str) -> int:
     """The length Telegram checks against its limit: the text after entity parsing, in UTF-16 units."""
-    text = html.unescape(_TAG.sub("", html_text))
-    return len(text.encode("utf-16-le")) // 2
+    return len(visible_text(html_text).encode("utf-16-le")) // 2
 
 
 def fit_lines(head: Sequence[str], tail: Sequence[str] = (), limit: int = MAX_TEXT) -> str:

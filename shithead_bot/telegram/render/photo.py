@@ -4,19 +4,17 @@ action. At the end, the final ranking. Every word comes from the reader's catalo
 
 from __future__ import annotations
 
-import html
-import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine import NeighborView, Phase
+from engine import NeighborView, Phase, ShitheadView
 from persistence.models import GameStatus
 from shithead_bot.narrate import ordinal
 from shithead_bot.picture import Labels, Picture, TableInfo, render_ranking, render_table
 from shithead_bot.telegram import keyboards
-from shithead_bot.telegram.render.common import Page, Rendered, esc, fit_lines
+from shithead_bot.telegram.render.common import Page, Rendered, esc, fit_lines, visible_text
 
 MAX_CAPTION = 1024
-TAGS = re.compile(r"<[^>]+>")
 
 
 @dataclass(frozen=True)
@@ -25,11 +23,6 @@ class Photo:
 
     picture: Picture
     caption: Rendered
-
-
-def plain(html_text: str) -> str:
-    """A line of our HTML as the plain words a picture shows."""
-    return html.unescape(TAGS.sub("", html_text))
 
 
 def labels(page: Page) -> Labels:
@@ -47,37 +40,31 @@ def labels(page: Page) -> Labels:
     )  # fmt: skip
 
 
-def info(page: Page) -> TableInfo:
+def info(page: Page, told: Sequence[str]) -> TableInfo:
+    """The picture's words besides the view; ``told``: the moves in words, oldest first."""
     game = page.game
     status = {GameStatus.PAUSED: page._("Paused"), GameStatus.ABORTED: page._("Game ended")}.get(game.game.status, "")
     return TableInfo(
         names=list(page.names),
-        title=f"{plain(page.title())} · #{page.game_id}",
-        deadline=plain(page.deadline()),
-        actions=[plain(line) for line in page.move_lines(game.moves)[-3:]],
+        title=f"{visible_text(page.title())} · #{page.game_id}",
+        deadline=visible_text(page.deadline()),
+        actions=[visible_text(line) for line in told[-3:]],
         status=status,
     )
 
 
 def table_photo(page: Page) -> Photo:
-    """The table during the game (the final ranking once it is finished)."""
-    if page.game.is_over and page.game.view(None).outcome is not None:
-        return ranking_photo(page)
+    """The table during the game; the final ranking once it is finished."""
     view = page.game.view(None)
-    picture = render_table(view, info(page), labels(page))
-    return Photo(picture, Rendered(caption(page), keyboards.table(page)))
+    told = page.move_lines(page.game.moves)
+    draw = render_ranking if page.game.is_over and view.outcome is not None else render_table
+    picture = draw(view, info(page, told), labels(page))
+    return Photo(picture, Rendered(caption(page, view, told), keyboards.table(page)))
 
 
-def ranking_photo(page: Page) -> Photo:
-    view = page.game.view(None)
-    picture = render_ranking(view, info(page), labels(page))
-    return Photo(picture, Rendered(caption(page), keyboards.table(page)))
-
-
-def caption(page: Page) -> str:
+def caption(page: Page, view: ShitheadView | NeighborView, told: Sequence[str]) -> str:
     """Title and number; whose turn and until when (or the swap phase, or the result); the last action."""
     _ = page._
-    view = page.game.view(None)
     lines = [f"{page.title()} · #{page.game_id}"]
     if view.outcome is not None:
         lines.append(page.narrator.result(view.outcome))
@@ -89,5 +76,4 @@ def caption(page: Page) -> str:
     elif view.to_act is not None:
         name = f"<b>{esc(page.names[view.to_act])}</b>"
         lines.append(_("▶ {name} to play {deadline}").format(name=name, deadline=page.deadline()).rstrip())
-    told = page.move_lines(page.game.moves)[-1:]
-    return fit_lines(lines, [f"· {line}" for line in told], limit=MAX_CAPTION)
+    return fit_lines(lines, [f"· {line}" for line in told[-1:]], limit=MAX_CAPTION)
