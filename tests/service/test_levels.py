@@ -17,7 +17,7 @@ from engine import EngineError, Move, load_game, new_game, rules_from_dict
 from engine.ai import HeuristicPlayer
 from engine.views import NeighborView, ShitheadView
 from persistence.models import Seat
-from shithead_bot.service import GameService
+from shithead_bot.service import GameService, thinking
 from shithead_bot.service.autoplay import computer_move, computer_seed, next_computer
 from tests.conftest import FakeClock
 from tests.service.helpers import lobby_with, make_service, play_humans_to_end, user
@@ -113,6 +113,7 @@ async def test_one_slow_decision_does_not_send_a_quick_level_to_the_thread(
     service: GameService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(engine.ai.REGISTRY, "normal", ColdStartPlayer)
+    monkeypatch.setattr(thinking, "INLINE_BUDGET_SECONDS", float("inf"))  # only the level's speed may defer
     ColdStartPlayer.started = False
     result = await service.open_private_game(user(0), computers=3, level="normal", chat_title="Me")
     await play_humans_to_end(service, result.game_id)
