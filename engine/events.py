@@ -93,6 +93,13 @@ class Forfeited(NamedTuple):
     place: int
 
 
+class Looped(NamedTuple):
+    """Every move was forced and the game came back to where it was ``moves`` moves ago: it would
+    go round for ever, so it ends here, ranked by the cards each player still holds."""
+
+    moves: int
+
+
 class GameOver(NamedTuple):
     """``places[seat]`` is each seat's place (1 = best; equal places are shared)."""
 
@@ -162,6 +169,7 @@ Event = (
     | Reversed
     | WentOut
     | Forfeited
+    | Looped
     | GameOver
     | HandDealt
     | Kept
@@ -188,6 +196,7 @@ EVENT_TYPES: dict[str, type[Any]] = {
         Reversed,
         WentOut,
         Forfeited,
+        Looped,
         GameOver,
         HandDealt,
         Kept,

@@ -16,6 +16,13 @@ Decided here (RULES.md leaves these open):
 * A forfeit is allowed at any time for a seat still in, and is not listed among legal moves. If the
   seat that must make the forced first play forfeits, the start is searched again.
 * A game ended by a forfeit has no loser: the last seat holding cards takes the best free place.
+* A game can go round for ever: in ``free`` two 5s (wild, *lower*) can pass between three players
+  who can do nothing else — the one holding a 5 must lead it, the next, on face-up cards above 5,
+  must pick it up. So when every seat to act has exactly one legal move and the position comes
+  back (same cards in the same places, same seat to act), the game ends with :class:`Looped`: the
+  seats still holding cards are ranked by how many they hold, fewest first; on equal counts the
+  seat that would act sooner ranks better; the last is the loser. A position with any choice in
+  it never counts, so players who can break a loop always may.
 """
 
 from __future__ import annotations
@@ -43,6 +50,7 @@ from engine.events import (
     Event,
     Forfeited,
     GameOver,
+    Looped,
     PickedUp,
     Played,
     PlayStarted,
@@ -105,6 +113,9 @@ _BIT: Final = tuple(1 << r for r in range(RANK_SLOTS))
 _CARD_BIT: Final = tuple(1 << c for c in range(len(CARDS)))
 _LEGAL_TOPS: Final = frozenset({0, *range(2, RANK_SLOTS)})  # a rank, or 0 for none
 _CLEAR: Final = tuple(~(1 << r) for r in range(RANK_SLOTS))
+# A run of forced moves is watched for a position coming back only once it is this long: shorter
+# runs are everyday play (a pickup, a last card), and hashing positions costs.
+LOOP_WATCH_AFTER: Final = 8
 _SWAP_MOVES: Final[dict[int, tuple[Move, ...]]] = {}  # swap-phase moves by (hand mask, face-up mask)
 # _RANKS_IN[mask >> 2]: the ranks whose bits are set, ascending.
 _RANKS_IN: Final = tuple(tuple(r for r in range(2, RANK_SLOTS) if m << 2 & 1 << r) for m in range(1 << 13))
@@ -124,10 +135,12 @@ class ShitheadState:
         "face_up",
         "fd_count",
         "finished",
+        "forced_run",
         "forfeited",
         "hand_count",
         "hands",
         "known",
+        "loop",
         "loser",
         "masks",
         "moves_applied",
@@ -176,6 +189,9 @@ class ShitheadState:
     # hand are exactly the known ones (:meth:`known_hand`), and a play need not clear its bit.
     known: list[int]
     unseen_out: list[Card]  # discarded cards nobody saw (a forfeiter's hand and face-down cards)
+    # The positions (hashes) of the current run of forced moves, oldest first: see _watch_loop.
+    loop: list[int]
+    forced_run: int  # how many positions in a row had one legal move
 
     # ----------------------------------------------------------------- creation
 
@@ -238,6 +254,8 @@ class ShitheadState:
         state.moves_applied = 0
         state.known = [0] * seats
         state.unseen_out = []
+        state.loop = []
+        state.forced_run = 0
         return state
 
     # ----------------------------------------------------------------- questions
@@ -414,7 +432,89 @@ class ShitheadState:
         else:
             raise IllegalMoveError(f"{move} is not a move of the play phase")
         self.moves_applied += 1
+        if self.stage is PLAY_PHASE:
+            self._watch_loop(events)
         return events
+
+    def _watch_loop(self, events: list[Event]) -> None:
+        """End the game if it can only go round for ever (see the module docstring).
+
+        From a position where the seat to act has one legal move, what follows is determined; if
+        every position since one of them was like that and that one comes back, it always will.
+        """
+        if not self._forced(self.turn):
+            if self.forced_run:
+                self.forced_run = 0
+                self.loop = []
+            return
+        self.forced_run += 1
+        if self.forced_run <= LOOP_WATCH_AFTER:
+            return
+        key = self._position_key()
+        loop = self.loop
+        if key in loop:
+            self._end_loop(len(loop) - loop.index(key), events)
+        else:
+            loop.append(key)
+
+    def _forced(self, seat: int) -> bool:
+        """Whether the seat to act has exactly one legal move (a forfeit aside), without listing them."""
+        rules = self.rules
+        may_pick_up = bool(self.pile) and rules.may_pickup_anytime
+        if not self.hand_count[seat]:
+            up = self.face_up[seat]
+            if not up:
+                return self.fd_count[seat] == 1 and not may_pick_up
+            legal = self._c.legal[self.top]
+            plays = 0  # one move per legal card: each count of each legal rank
+            for c in up:
+                if legal[RANK_OF[c]]:
+                    plays += 1
+            if plays:
+                return plays == 1 and not may_pick_up
+            return not rules.faceup_pickup_takes_one or len({RANK_OF[c] for c in up}) == 1
+        if self.required:
+            return len(self.hands[seat][self.required]) == 1
+        if self.stock and rules.stock_gamble:
+            return False
+        legal_ranks = self.masks[seat] & self._c.legal_mask[self.top]
+        if not legal_ranks:
+            return True  # a pickup, and nothing else
+        if legal_ranks & (legal_ranks - 1) or may_pick_up:
+            return False
+        return len(self.hands[seat][legal_ranks.bit_length() - 1]) == 1
+
+    def _position_key(self) -> int:
+        """A hash of everything that decides what happens next in the play phase. Suits never
+        matter, so cards count by rank: two 5s trading places are the same position."""
+        return hash(
+            (
+                self.turn,
+                self.direction,
+                self.top,
+                tuple([RANK_OF[c] for c in self.pile]),
+                tuple([tuple([len(lst) for lst in hand]) for hand in self.hands]),
+                tuple([tuple(sorted([RANK_OF[c] for c in up])) for up in self.face_up]),
+                tuple(self.fd_count),
+                len(self.stock),
+                len(self.discard),
+                tuple(self.active),
+            )
+        )
+
+    def _end_loop(self, moves: int, events: list[Event]) -> None:
+        """Rank the seats still in by the cards they hold (fewest first, then turn order); end."""
+        n, d = self.seats, self.direction
+        in_turn_order = [(self.turn + i * d) % n for i in range(n) if self.active[(self.turn + i * d) % n]]
+        held = [self.hand_count[s] + len(self.face_up[s]) + self.fd_count[s] for s in range(n)]
+        ranked = sorted(in_turn_order, key=held.__getitem__)
+        events.append(Looped(moves))
+        for s in ranked[:-1]:
+            self.finished.append(s)
+            self.active[s] = False
+        self.n_active = 1
+        self.loop, self.forced_run = [], 0
+        self._finish(events, by_forfeit=False)
 
     def _apply_slow(self, seat: Any, move: Move) -> list[Event]:
         self._check_seat(seat)
@@ -757,6 +857,7 @@ class ShitheadState:
         self.face_up[seat] = []
         self.face_down[seat] = [None, None, None]
         self.fd_count[seat] = 0
+        self.loop, self.forced_run = [], 0
         self.forfeited.append(seat)
         self.active[seat] = False
         self.n_active -= 1
@@ -863,6 +964,8 @@ class ShitheadState:
         other.moves_applied = self.moves_applied
         other.known = self.known[:]
         other.unseen_out = self.unseen_out[:]
+        other.loop = self.loop[:]
+        other.forced_run = self.forced_run
         return other
 
     def __copy__(self) -> ShitheadState:
@@ -896,6 +999,8 @@ class ShitheadState:
             "moves_applied": self.moves_applied,
             "known": [[int(c) for c in self.known_hand(s)] for s in range(self.seats)],
             "unseen_out": [int(c) for c in self.unseen_out],
+            "loop": self.loop[:],
+            "forced_run": self.forced_run,
         }
 
     @classmethod
@@ -931,6 +1036,8 @@ class ShitheadState:
         # Snapshots from before the public memory existed remember nothing.
         state.known = [sum(_CARD_BIT[c] for c in k) for k in data.get("known", [[] for _ in range(seats)])]
         state.unseen_out = [CARDS[c] for c in data.get("unseen_out", [])]
+        state.loop = [int(k) for k in data.get("loop", [])]  # older snapshots: no run so far
+        state.forced_run = int(data.get("forced_run", 0))
         if len(state.face_up) != seats or len(state.face_down) != seats or len(data["hands"]) != seats:
             raise SchemaError("seat lists do not match the number of seats")
         placed = [c for fd in state.face_down for c in fd if c is not None] + state.stock + state.pile
