@@ -198,6 +198,13 @@ class Narrator:
             return self._("You left the game")
         return self._("{name} left the game").format(name=self.name(e.seat))
 
+    def _Looped(self, e: ev.Looped) -> str:
+        return self._n(
+            "every move was forced and the game came back to where it was {n} move ago: it ends here",
+            "every move was forced and the game came back to where it was {n} moves ago: it ends here",
+            e.moves,
+        ).format(n=e.moves)
+
     def _GameOver(self, e: ev.GameOver) -> str:
         return self.result(Outcome(e.places, e.winners, e.loser))
 

@@ -155,7 +155,10 @@ def finish(tx: GameTx) -> None:
         seat.is_loser = outcome.loser == seat.number
     close(tx, GameStatus.FINISHED)
     tx.finished = True
-    tx.announce(Announcement.OVER, places=list(outcome.places), winners=list(outcome.winners), loser=outcome.loser)
+    ending = {"looped": True} if any(isinstance(e, ev.Looped) for _, e in tx.events) else {}
+    tx.announce(
+        Announcement.OVER, places=list(outcome.places), winners=list(outcome.winners), loser=outcome.loser, **ending
+    )
     for seat in tx.seats:  # everybody hears how it ended, those who left included
         if seat.player_id is not None:
             tx.notify(NoticeKind.RESULT, seat.number)

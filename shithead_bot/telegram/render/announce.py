@@ -32,6 +32,8 @@ def game_over(page: Page, data: dict[str, Any]) -> Rendered:
     ranking = sorted(range(len(places)), key=lambda s: (places[s], s))
     lines = [_("🏁 <b>Game over</b> — #{id}").format(id=page.game_id)]
     lines += [f"{ordinal(places[s], page.language)}  {esc(page.names[s])}" for s in ranking]
+    if data.get("looped"):
+        lines.append(_("🔁 Nobody had a choice and the game kept coming back to the same cards: ranked by cards held."))
     loser = data.get("loser")
     if isinstance(page.rules, Rules) and loser is not None:
         lines.append(
