@@ -116,6 +116,7 @@ _CLEAR: Final = tuple(~(1 << r) for r in range(RANK_SLOTS))
 # A run of forced moves is watched for a position coming back only once it is this long: shorter
 # runs are everyday play (a pickup, a last card), and hashing positions costs.
 LOOP_WATCH_AFTER: Final = 8
+_KEY_BITS: Final = (1 << 52) - 1
 _SWAP_MOVES: Final[dict[int, tuple[Move, ...]]] = {}  # swap-phase moves by (hand mask, face-up mask)
 # _RANKS_IN[mask >> 2]: the ranks whose bits are set, ascending.
 _RANKS_IN: Final = tuple(tuple(r for r in range(2, RANK_SLOTS) if m << 2 & 1 << r) for m in range(1 << 13))
@@ -486,8 +487,9 @@ class ShitheadState:
 
     def _position_key(self) -> int:
         """A hash of everything that decides what happens next in the play phase. Suits never
-        matter, so cards count by rank: two 5s trading places are the same position."""
-        return hash(
+        matter, so cards count by rank: two 5s trading places are the same position. Kept to 52
+        bits, so that it survives any JSON reader exactly (snapshots store it)."""
+        return _KEY_BITS & hash(
             (
                 self.turn,
                 self.direction,

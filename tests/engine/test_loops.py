@@ -7,6 +7,7 @@ above 5, could only pick it up. The engine ends such a game (decided here, see e
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -71,7 +72,10 @@ def test_the_player_holding_most_cards_is_the_loser_of_a_loop() -> None:
 def test_a_loop_survives_a_snapshot() -> None:
     state = two_fives_going_round()
     play_forced(state, LOOP_WATCH_AFTER + 3)
-    state = ShitheadState.from_dict(state.to_dict())
+    data = json.loads(json.dumps(state.to_dict()))
+    assert data["loop"]
+    assert all(0 <= key < 2**52 for key in data["loop"])
+    state = ShitheadState.from_dict(data)
     play_forced(state, 60)
     assert state.is_over
     assert state.moves_applied == LOOP_WATCH_AFTER + 7  # what was seen before the snapshot counts
