@@ -23,6 +23,25 @@ from engine.views import NeighborView, SeatInfo, ShitheadView
 BIG_PILE = 6
 BLOCK_NEAR_END = 6  # cards: blocking a seat with more costs more than it gains (bench/ai.py)
 LOOP_BREAKER = 0.1  # how often the pressure play is skipped
+HABITS: dict[str, int] = {
+    "pressure": 1,
+    "ten_first": 0,
+    "big_pile": BIG_PILE,
+    "keep_copy": 0,
+    "high_end": 0,
+    "save_power": 0,
+    "swap_pairs": 0,
+    "two_for_high": 12,
+    "two_stock": 0,
+    "ten_for_high": 99,
+    "ten_pile": 0,
+    "high_single": 12,
+    "single_stock": 0,
+    "single_noise": 10,
+    "block_end": 3,
+    "fewest_end": 4,
+    "fd_high": 0,
+}
 # How much a power is worth keeping, above any plain value (2-14).
 _POWER_STRENGTH = {Power.BURN: 40, Power.RESET: 35, Power.INVISIBLE: 30, Power.LOWER: 20}
 # Which power to spend first when only powers fit: the cheapest.
@@ -95,9 +114,16 @@ class HeuristicPlayer:
         rules = view.rules
         plain = [m for m in plays if rules.power(m.rank) in (None, Power.SKIP, Power.REVERSE)]
         if plain:
+            swap_in = self._power_instead(view, plays, plain)
+            if swap_in is not None:
+                return swap_in
             return self._plain(view, plain)
         if plays:
-            if len(view.pile) >= BIG_PILE:
+            if HABITS["ten_first"]:
+                burning = [m for m in plays if rules.power(m.rank) is Power.BURN]
+                if burning:
+                    return min(burning, key=lambda m: m.count)
+            if len(view.pile) >= HABITS["big_pile"]:
                 burning = [m for m in plays if self._burns(view, m)]
                 if burning:
                     return min(burning, key=lambda m: (strength(rules, m.rank), -m.count))
@@ -120,10 +146,39 @@ class HeuristicPlayer:
         # Now and then it plays plainly instead: two fixed habits can chase each other round the
         # same pickups for ever, and a little noise ends such loops.
         pressure = self._pressure(view, plain, alive) if self._rng.random() >= LOOP_BREAKER else None
-        if pressure is not None:
+        if pressure is not None and HABITS["pressure"]:
             return pressure
+        nxt = self._next_seat(view)
+        if HABITS["high_end"] and nxt is not None and view.seats[nxt].card_count <= HABITS["high_end"]:
+            return _one_of(plain, max(m.rank for m in plain))
         low = min(m.rank for m in plain)
+        stock_ok = {0: True, 1: view.stock_count > 0, 2: view.stock_count == 0}[HABITS["single_stock"]]
+        noise = self._rng.random() * 100 < HABITS["single_noise"]
+        if low >= HABITS["high_single"] and stock_ok and not noise:
+            return _one_of(plain, low)
+        if HABITS["keep_copy"] == 1:
+            return _one_of(plain, low)
+        if HABITS["keep_copy"] == 2 and not view.stock_count:
+            return _one_of(plain, low)
         return max((m for m in plain if m.rank == low), key=lambda m: m.count)
+
+    def _power_instead(self, view: ShitheadView, plays: list[Play], plain: list[Play]) -> Play | None:
+        rules = view.rules
+        low = min(m.rank for m in plain)
+        if any(self._burns(view, m) for m in plain):
+            return None
+        me = view.seats[view.seat or 0]
+        if any(m.count == me.card_count for m in plain):
+            return None
+        if low >= HABITS["two_for_high"] and view.stock_count >= HABITS["two_stock"]:
+            twos = [m for m in plays if rules.power(m.rank) is Power.RESET]
+            if twos:
+                return min(twos, key=lambda m: m.count)
+        if low >= HABITS["ten_for_high"] and len(view.pile) >= HABITS["ten_pile"]:
+            tens = [m for m in plays if rules.power(m.rank) is Power.BURN]
+            if tens:
+                return min(tens, key=lambda m: m.count)
+        return None
 
     def _pressure(self, view: ShitheadView, plain: list[Play], alive: int) -> Play | None:
         """Near its end, a play that leaves the next seat nothing it is known to hold to follow with.
@@ -141,14 +196,14 @@ class HeuristicPlayer:
         if known is not None:
             answers = {r: sum(1 for c in known if legal[r][c.rank]) for r in ranks}
             blocking = [r for r in ranks if answers[r] == 0]
-            if blocking and info.card_count <= BLOCK_NEAR_END:  # earlier, high cards are worth more
+            if blocking and info.card_count <= HABITS["block_end"]:  # earlier, high cards are worth more
                 return _all_of(plain, blocking[0])
-            if alive == 2 and info.card_count <= 4:
+            if alive == 2 and info.card_count <= HABITS["fewest_end"]:
                 fewest = min(ranks, key=lambda r: (answers[r], r))
                 if answers[fewest] < answers[ranks[0]]:
                     return _one_of(plain, fewest)
             return None
-        if alive == 2 and info.hand_count == 0 and not info.face_up:
+        if HABITS["fd_high"] and alive == 2 and info.hand_count == 0 and not info.face_up:
             return _one_of(plain, ranks[-1])
         return None
 
