@@ -14,9 +14,12 @@ card along when a pickup takes one. Now and then it skips these habits and plays
 plainly: two fixed habits can chase each other round the same pickups for ever, and a little noise
 ends such loops.
 
-Each habit was measured on its own against the heuristic as it was before (bench/ai.py); habits
-that did not win were dropped (playing the highest card against a seat on face-down cards, a 10
-before a 2, turning stock cards instead of spending a power, taking the best face-up card along).
+Each habit was measured on its own against the heuristic as it was before (bench/ai.py), and
+what did not win was left out: the highest card against a seat on face-down cards, high cards
+against a seat whose hand is only guessed at, blocking from six cards down, a 10 before a 2, a 10
+or an invisible card standing in for a high card, a 2 laid face-up, pairs kept together in the
+swap, single copies of low ranks, turning stock cards or picking up a small pile of good cards
+instead of spending a power (``free``).
 
 Neighbor: swap at or below a threshold that rises as fewer players remain (the seed text's
 strategy notes), keep a King, and keep when it knows a lower card is already at the table.
