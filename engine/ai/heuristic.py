@@ -1,8 +1,25 @@
 """A computer player with the habits of a decent human.
 
-Shithead: in the swap phase it puts its strongest cards face-up; in play it gets rid of its lowest
-plain cards, all of a rank at once, keeps powers for when nothing plain fits, burns when the pile
-is big, and takes its worst face-up card along when a pickup takes one.
+Shithead, swap phase: it lays its strongest cards face-up, a 10 included, but keeps its 2s (and a
+*lower* card that is not wild) in hand, where they stand in for high cards all game long.
+
+Shithead, play: it gets rid of its lowest plain cards, all of a rank at once, and keeps powers for
+when nothing plain fits (burning with one when the pile is big). It goes out when it can and takes a
+free four-of-a-kind burn. When the lowest plain card that fits is a Queen or higher it plays a 2
+(or that lower card) instead and keeps the high card, unless the next seat is down to a few cards;
+a high card it does play goes one copy at a time, the others kept for later. Against a seat about to
+go out whose next cards everybody knows (face-up cards, or a hand seen picked up) it plays what that
+seat cannot follow, or what it can follow with fewest cards. On face-up it takes its worst face-up
+card along when a pickup takes one. Now and then it skips these habits and plays its lowest cards
+plainly: two fixed habits can chase each other round the same pickups for ever, and a little noise
+ends such loops.
+
+Each habit was measured on its own against the heuristic as it was before (bench/ai.py), and
+what did not win was left out: the highest card against a seat on face-down cards, high cards
+against a seat whose hand is only guessed at, blocking from six cards down, a 10 before a 2, a 10
+or an invisible card standing in for a high card, a 2 laid face-up, pairs kept together in the
+swap, single copies of low ranks, turning stock cards or picking up a small pile of good cards
+instead of spending a power (``free``).
 
 Neighbor: swap at or below a threshold that rises as fewer players remain (the seed text's
 strategy notes), keep a King, and keep when it knows a lower card is already at the table.
@@ -21,8 +38,11 @@ from engine.rules import Power, Rules, compile_rules
 from engine.views import NeighborView, SeatInfo, ShitheadView
 
 BIG_PILE = 6
-BLOCK_NEAR_END = 6  # cards: blocking a seat with more costs more than it gains (bench/ai.py)
-LOOP_BREAKER = 0.1  # how often the pressure play is skipped
+HIGH = 12  # a Queen: from here up a plain card is worth keeping back (bench/ai.py)
+NEAR_END = 5  # cards: against a seat with fewer, the high card goes rather than a 2 (bench/ai.py)
+BLOCK_NEAR_END = 3  # cards: blocking a seat with more costs more than it gains (bench/ai.py)
+FEWEST_NEAR_END = 4  # cards: below this, the play with fewest known answers (two seats)
+LOOP_BREAKER = 0.1  # how often it plays its lowest cards plainly
 # How much a power is worth keeping, above any plain value (2-14).
 _POWER_STRENGTH = {Power.BURN: 40, Power.RESET: 35, Power.INVISIBLE: 30, Power.LOWER: 20}
 # Which power to spend first when only powers fit: the cheapest.
@@ -42,6 +62,17 @@ def strength(rules: Rules, rank: int) -> int:
     if power is None or power in (Power.SKIP, Power.REVERSE):
         return rank
     return _POWER_STRENGTH[power] + rank
+
+
+def stands_in(rules: Rules, rank: int) -> bool:
+    """Whether a card of ``rank`` can stand in for a high plain card: a reset, or a lower that is not wild."""
+    power = rules.power(rank)
+    return power is Power.RESET or (power is Power.LOWER and not rules.lower_is_wild)
+
+
+def face_up_worth(rules: Rules, rank: int) -> int:
+    """How good a card of ``rank`` is to lay face-up: by strength, but a stand-in is worth more in hand."""
+    return 0 if stands_in(rules, rank) else strength(rules, rank)
 
 
 def _known_playables(info: SeatInfo) -> tuple[Card, ...] | None:
@@ -81,7 +112,7 @@ class HeuristicPlayer:
         best: tuple[int, Move] | None = None
         for move in view.legal_moves:
             if isinstance(move, Swap):
-                gain = strength(rules, move.hand_rank) - strength(rules, move.face_up_rank)
+                gain = face_up_worth(rules, move.hand_rank) - face_up_worth(rules, move.face_up_rank)
                 if gain > 0 and (best is None or gain > best[0]):
                     best = (gain, move)
         return best[1] if best else Ready()
@@ -95,7 +126,7 @@ class HeuristicPlayer:
         rules = view.rules
         plain = [m for m in plays if rules.power(m.rank) in (None, Power.SKIP, Power.REVERSE)]
         if plain:
-            return self._plain(view, plain)
+            return self._plain(view, plays, plain)
         if plays:
             if len(view.pile) >= BIG_PILE:
                 burning = [m for m in plays if self._burns(view, m)]
@@ -107,8 +138,9 @@ class HeuristicPlayer:
             return StockGamble()
         return self._pickup(view, [m for m in moves if isinstance(m, PickUp)])
 
-    def _plain(self, view: ShitheadView, plain: list[Play]) -> Play:
-        """Which plain play: going out, a free burn, pressure on the next seat, else the lowest."""
+    def _plain(self, view: ShitheadView, plays: list[Play], plain: list[Play]) -> Play:
+        """When a plain card fits: going out, a free burn, pressure near the end, a stand-in for a
+        high card, one copy of a high card, else all of the lowest."""
         me = view.seats[view.seat or 0]
         for m in plain:
             if m.count == me.card_count:
@@ -116,40 +148,50 @@ class HeuristicPlayer:
         burning = [m for m in plain if self._burns(view, m)]
         if burning:
             return max(burning, key=lambda m: (m.count, -m.rank))
+        plainly = self._rng.random() < LOOP_BREAKER
         alive = sum(1 for s in view.seats if s.active)
-        # Now and then it plays plainly instead: two fixed habits can chase each other round the
-        # same pickups for ever, and a little noise ends such loops.
-        pressure = self._pressure(view, plain, alive) if self._rng.random() >= LOOP_BREAKER else None
+        pressure = None if plainly else self._pressure(view, plain, alive)
         if pressure is not None:
             return pressure
         low = min(m.rank for m in plain)
-        return max((m for m in plain if m.rank == low), key=lambda m: m.count)
+        if low >= HIGH:
+            stand_in = self._stand_in(view, plays)
+            if stand_in is not None:
+                return stand_in
+            if not plainly:
+                return _one_of(plain, low)
+        return _all_of(plain, low)
+
+    def _stand_in(self, view: ShitheadView, plays: list[Play]) -> Play | None:
+        """A single 2 (or lower card) to play instead of a high card, unless the next seat is near its end."""
+        nxt = self._next_seat(view)
+        if nxt is None or view.seats[nxt].card_count < NEAR_END:
+            return None
+        spares = [m for m in plays if stands_in(view.rules, m.rank)]
+        return min(spares, key=lambda m: (m.rank, m.count)) if spares else None
 
     def _pressure(self, view: ShitheadView, plain: list[Play], alive: int) -> Play | None:
         """Near its end, a play that leaves the next seat nothing it is known to hold to follow with.
 
-        At two seats, also: fewest known answers against a seat near the end, and against one
-        down to face-down cards the highest single card, keeping its copies for next time.
+        At two seats, also: fewest known answers against a seat near the end.
         """
         nxt = self._next_seat(view)
         if nxt is None:
             return None
         info = view.seats[nxt]
         known = _known_playables(info)
+        if known is None:
+            return None
         legal = compile_rules(view.rules).legal
         ranks = sorted({m.rank for m in plain})
-        if known is not None:
-            answers = {r: sum(1 for c in known if legal[r][c.rank]) for r in ranks}
-            blocking = [r for r in ranks if answers[r] == 0]
-            if blocking and info.card_count <= BLOCK_NEAR_END:  # earlier, high cards are worth more
-                return _all_of(plain, blocking[0])
-            if alive == 2 and info.card_count <= 4:
-                fewest = min(ranks, key=lambda r: (answers[r], r))
-                if answers[fewest] < answers[ranks[0]]:
-                    return _one_of(plain, fewest)
-            return None
-        if alive == 2 and info.hand_count == 0 and not info.face_up:
-            return _one_of(plain, ranks[-1])
+        answers = {r: sum(1 for c in known if legal[r][c.rank]) for r in ranks}
+        blocking = [r for r in ranks if answers[r] == 0]
+        if blocking and info.card_count <= BLOCK_NEAR_END:  # earlier, high cards are worth more
+            return _all_of(plain, blocking[0])
+        if alive == 2 and info.card_count <= FEWEST_NEAR_END:
+            fewest = min(ranks, key=lambda r: (answers[r], r))
+            if answers[fewest] < answers[ranks[0]]:
+                return _one_of(plain, fewest)
         return None
 
     @staticmethod

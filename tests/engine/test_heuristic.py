@@ -3,7 +3,7 @@ heuristic got wrong)."""
 
 from __future__ import annotations
 
-from engine import PRESETS, Play, Source
+from engine import PRESETS, Play, Ready, Source
 from engine.ai import make_player
 from tests.engine.helpers import position
 
@@ -57,3 +57,38 @@ def test_it_remembers_the_cards_an_opponent_picked_up() -> None:
     state.apply(1, "t")  # it holds 5 7 and nothing else
     assert state.view(0).seats[1].known_hand
     assert choose(state) == Play(Source.HAND, 8, 1)
+
+
+def test_it_plays_a_two_rather_than_a_high_card() -> None:
+    state = position(STANDARD, [["2", "K", "4"], ["3", "5", "6"]], face_up=[["4"], ["5", "8"]], pile=["J"])
+    assert choose(state) == Play(Source.HAND, 2, 1)
+
+
+def test_against_a_seat_near_its_end_the_high_card_goes_rather_than_a_two() -> None:
+    state = position(STANDARD, [["2", "K", "4"], ["3"]], face_up=[["4"], ["5"]], face_down=[["5"], ["6"]], pile=["J"])
+    assert choose(state) == Play(Source.HAND, 13, 1)
+
+
+def test_it_plays_a_high_rank_one_copy_at_a_time() -> None:
+    state = position(STANDARD, [["A", "A", "4"], ["3", "5", "6"]], face_up=[["4"], ["5", "8"]], pile=["J"])
+    assert choose(state) == Play(Source.HAND, 14, 1)
+
+
+def test_in_classic_a_seven_stands_in_for_a_high_card() -> None:
+    state = position(PRESETS["classic"], [["7", "K", "4"], ["3", "5", "6"]], face_up=[["4"], ["5", "8"]], pile=["6"])
+    move = make_player("normal", 1).choose(state.view(0))
+    assert move == Play(Source.HAND, 7, 1)
+
+
+def test_in_the_swap_it_keeps_its_twos_in_hand_and_lays_a_ten_face_up() -> None:
+    state = position(
+        STANDARD, [["K", "10", "4"], ["3", "5", "6"]], face_up=[["2", "3", "5"], ["7", "8", "9"]], phase="swap"
+    )
+    player = make_player("normal", 1)
+    for _ in range(6):
+        move = player.choose(state.view(0))
+        if move == Ready():
+            break
+        state.apply(0, move)
+    face_up = sorted(c.rank for c in state.view(0).seats[0].face_up)
+    assert face_up == [5, 10, 13]
