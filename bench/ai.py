@@ -1,6 +1,6 @@
 """Computer levels benchmark: how strong each level is, and how long it thinks.
 
-    python bench/ai.py                     # every measure, the issue's game counts
+    python bench/ai.py                     # every measure, at least the issue's game counts
     python bench/ai.py --games 40          # short: 40 games per measure
     python bench/ai.py --only hard-normal --presets standard,smelly
     python bench/ai.py --json
@@ -127,14 +127,16 @@ def ms(times: list[float]) -> tuple[float, float]:
     return (statistics.mean(ordered) * 1e3, ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1e3)
 
 
-# name: (kind, seats, hero, opponents, default games, what the issue asks)
+# name: (kind, seats, hero, opponents, default games, what the issue asks). The heuristic-only
+# measures play 2,000 games (the issue asks for at least 400): they cost seconds, and 400 games of
+# one fixed list of deals left an interval ten points wide.
 MEASURES: dict[str, tuple[str, int, str, str, int, str]] = {
     "hard-normal": ("shithead", 2, "hard", "normal", 400, "first >= 70%"),
     "hard-3normal": ("shithead", 4, "hard", "normal", 300, "not loser >= 88%, first >= 35%"),
-    "normal-baseline": ("shithead", 2, "normal", "baseline", 400, "first >= 60%"),
+    "normal-baseline": ("shithead", 2, "normal", "baseline", 2000, "first >= 60%"),
     "hard-baseline": ("shithead", 2, "hard", "baseline", 400, "(for reference)"),
-    "normal-easy": ("shithead", 2, "normal", "easy", 400, "first >= 93% (standard, before)"),
-    "baseline-easy": ("shithead", 2, "baseline", "easy", 400, "(the heuristic before)"),
+    "normal-easy": ("shithead", 2, "normal", "easy", 2000, "first >= 93% (standard, before)"),
+    "baseline-easy": ("shithead", 2, "baseline", "easy", 2000, "(the heuristic before)"),
     "easy-threshold6": ("neighbor", 4, "easy", "threshold6", 400, "(Neighbor, chance 25%)"),
     "normal-threshold6": ("neighbor", 4, "normal", "threshold6", 400, "(Neighbor, chance 25%)"),
     "hard-threshold6": ("neighbor", 4, "hard", "threshold6", 400, "(Neighbor, chance 25%)"),
@@ -143,7 +145,9 @@ MEASURES: dict[str, tuple[str, int, str, str, int, str]] = {
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=None, help="games per measure (default: the issue's counts)")
+    parser.add_argument(
+        "--games", type=int, default=None, help="games per measure (default: at least the issue's counts)"
+    )
     parser.add_argument("--presets", default="standard", help="comma-separated Shithead presets, or 'all'")
     parser.add_argument("--only", default="", help="comma-separated measure names: " + ", ".join(MEASURES))
     parser.add_argument("--json", action="store_true", help="one JSON object per line")

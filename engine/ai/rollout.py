@@ -9,32 +9,34 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine.ai.heuristic import BIG_PILE, HIGH, LOOP_BREAKER, NEAR_END, stands_in
 from engine.common import Outcome
 from engine.moves import Move, PickUp, Play, PlayFaceDown, StockGamble
 from engine.rules import Power, Rules
 from engine.shithead import ShitheadState
 
-BIG_PILE = 6
 _POWER_STRENGTH = {Power.BURN: 40, Power.RESET: 35, Power.INVISIBLE: 30, Power.LOWER: 20}
 _SPEND = {Power.SKIP: 0, Power.REVERSE: 0, Power.LOWER: 1, Power.INVISIBLE: 2, Power.RESET: 3, Power.BURN: 4}
 
 
-Tables = tuple[tuple[int, ...], tuple[bool, ...], tuple[int, ...]]
+Tables = tuple[tuple[int, ...], tuple[bool, ...], tuple[int, ...], tuple[bool, ...]]
 _TABLES: dict[int, tuple[Rules, Tables]] = {}  # by id(rules): hashing a Rules value is slow
 
 
 def tables(rules: Rules) -> Tables:
-    """Per rank: how good it is to hold, whether it is plain, the order to spend powers in."""
+    """Per rank: how good it is to hold, whether it is plain, the order to spend powers in, and
+    whether it stands in for a high card (heuristic.stands_in)."""
     found = _TABLES.get(id(rules))
     if found is not None and found[0] is rules:
         return found[1]
-    strength, plain, spend = [0] * 15, [False] * 15, [0] * 15
+    strength, plain, spend, stand_in = [0] * 15, [False] * 15, [0] * 15, [False] * 15
     for r in range(2, 15):
         p = rules.power(r)
         plain[r] = p is None or p in (Power.SKIP, Power.REVERSE)
         strength[r] = r if plain[r] or p is None else _POWER_STRENGTH[p] + r
         spend[r] = 0 if p is None else _SPEND[p] * 20 + r
-    result = (tuple(strength), tuple(plain), tuple(spend))
+        stand_in[r] = stands_in(rules, r)
+    result = (tuple(strength), tuple(plain), tuple(spend), tuple(stand_in))
     _TABLES[id(rules)] = (rules, result)
     return result
 
@@ -48,25 +50,50 @@ def policy(state: ShitheadState, seat: int, rnd: Callable[[], float]) -> Move:
     if first.__class__ is PlayFaceDown:
         slots = [m for m in moves if m.__class__ is PlayFaceDown]
         return slots[int(rnd() * len(slots))]
-    strength, plain, spend = tables(state.rules)
     if first.__class__ is Play:  # plays come first in the list, counts ascending per rank
-        plays = [m for m in moves if isinstance(m, Play)]
+        return _play(state, seat, [m for m in moves if isinstance(m, Play)], rnd)
+    for other in moves:
+        if other.__class__ is StockGamble:
+            return other
+    strength = tables(state.rules)[0]
+    pickups = [p for p in moves if isinstance(p, PickUp)]
+    return min(pickups, key=lambda m: strength[m.face_up_rank] if m.face_up_rank else 0)
+
+
+def _play(state: ShitheadState, seat: int, plays: list[Play], rnd: Callable[[], float]) -> Play:
+    """The heuristic's play (engine.ai.heuristic): the lowest plain rank, all of it — but a 2 (a
+    stand-in) for a high card while the next seat is far from its end, and high cards one at a time;
+    powers only when nothing plain fits, burning a big pile."""
+    strength, plain, spend, stand_in = tables(state.rules)
+    low: Play | None = None  # the last play of the lowest plain rank: all its copies
+    for m in plays:
+        if plain[m.rank] and (low is None or m.rank <= low.rank):
+            low = m
+    if low is None:
         if len(state.pile) >= BIG_PILE:
             burning = [m for m in plays if burns(state, m)]
             if burning:
                 return min(burning, key=lambda m: (strength[m.rank], -m.count))
-        best: Play | None = None
-        for m in plays:  # the lowest plain rank, all of it
-            if plain[m.rank] and (best is None or m.rank <= best.rank):
-                best = m
-        if best is not None:
-            return best
         return min(plays, key=lambda m: (m.count, spend[m.rank]))
-    for other in moves:
-        if other.__class__ is StockGamble:
-            return other
-    pickups = [p for p in moves if isinstance(p, PickUp)]
-    return min(pickups, key=lambda m: strength[m.face_up_rank] if m.face_up_rank else 0)
+    if low.rank < HIGH or rnd() < LOOP_BREAKER:
+        return low
+    nxt = _next_seat(state, seat)
+    if state.hand_count[nxt] + len(state.face_up[nxt]) + state.fd_count[nxt] >= NEAR_END:
+        for m in plays:  # ranks ascending: the lowest stand-in, one card
+            if stand_in[m.rank]:
+                return m
+    for m in plays:
+        if m.rank == low.rank:
+            return m  # one copy
+    return low
+
+
+def _next_seat(state: ShitheadState, seat: int) -> int:
+    n, d, active = state.seats, state.direction, state.active
+    s = (seat + d) % n
+    while not active[s]:
+        s = (s + d) % n
+    return s
 
 
 def burns(state: ShitheadState, move: Play) -> bool:

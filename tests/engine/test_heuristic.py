@@ -3,8 +3,11 @@ heuristic got wrong)."""
 
 from __future__ import annotations
 
-from engine import PRESETS, Play, Ready, Source
+import pytest
+
+from engine import PRESETS, Move, Play, Ready, ShitheadState, Source
 from engine.ai import make_player
+from engine.ai.rollout import policy
 from tests.engine.helpers import position
 
 STANDARD = PRESETS["standard"]
@@ -92,3 +95,29 @@ def test_in_the_swap_it_keeps_its_twos_in_hand_and_lays_a_ten_face_up() -> None:
         state.apply(0, move)
     face_up = sorted(c.rank for c in state.view(0).seats[0].face_up)
     assert face_up == [5, 10, 13]
+
+
+# ----------------------------------------------------------------- the search's playouts
+
+
+def rollout_move(state: ShitheadState) -> Move:
+    seat = state.to_act
+    assert seat is not None
+    return policy(state, seat, lambda: 0.5)  # never the loop breaker's plain play
+
+
+@pytest.mark.parametrize(
+    ("hands", "face_down", "expected"),
+    [
+        ([["2", "K", "4"], ["3", "5", "6"]], [[], ["9", "9"]], Play(Source.HAND, 2, 1)),  # a 2 for the King
+        ([["2", "K", "4"], ["3"]], [[], ["6"]], Play(Source.HAND, 13, 1)),  # the next seat is near its end
+        ([["A", "A", "4"], ["3", "5", "6"]], [[], ["9", "9"]], Play(Source.HAND, 14, 1)),  # one Ace at a time
+        ([["9", "9", "4"], ["3", "5", "6"]], [[], ["8", "8"]], Play(Source.HAND, 9, 2)),  # a low rank: all of it
+    ],
+)
+def test_the_playouts_play_with_the_heuristics_habits(
+    hands: list[list[str]], face_down: list[list[str]], expected: Play
+) -> None:
+    state = position(STANDARD, hands, face_up=[["4"], ["5", "8"]], face_down=face_down, pile=["8"])
+    assert rollout_move(state) == expected
+    assert choose(state) == expected  # the same as the heuristic's own choice
