@@ -56,6 +56,21 @@ _SPEND_ORDER = {
 }
 
 
+def spend_order(rules: Rules, power: Power) -> int:
+    """Which power to spend first when only powers fit; a wild lower card goes last, since it fits
+    on anything and holds the next seat down (bench/ai.py, ``free``: +1.6)."""
+    if power is Power.LOWER and rules.lower_is_wild:
+        return 5
+    return _SPEND_ORDER[power]
+
+
+def burns_big_piles(rules: Rules) -> bool:
+    """Whether to burn a big pile rather than spend a cheaper power. Not when a pickup is followed
+    by a lead of one's own: the pile costs less then, and the burn card is worth more kept
+    (bench/ai.py, ``smelly``: +2)."""
+    return not rules.pickup_then_play
+
+
 def strength(rules: Rules, rank: int) -> int:
     """How good a card of ``rank`` is to hold: plain cards by value, powers above them all."""
     power = rules.power(rank)
@@ -128,12 +143,12 @@ class HeuristicPlayer:
         if plain:
             return self._plain(view, plays, plain)
         if plays:
-            if len(view.pile) >= BIG_PILE:
+            if burns_big_piles(rules) and len(view.pile) >= BIG_PILE:
                 burning = [m for m in plays if self._burns(view, m)]
                 if burning:
                     return min(burning, key=lambda m: (strength(rules, m.rank), -m.count))
             singles = [m for m in plays if m.count == 1] or plays
-            return min(singles, key=lambda m: (_SPEND_ORDER[rules.power(m.rank) or Power.SKIP], m.rank))
+            return min(singles, key=lambda m: (spend_order(rules, rules.power(m.rank) or Power.SKIP), m.rank))
         if StockGamble() in moves:
             return StockGamble()
         return self._pickup(view, [m for m in moves if isinstance(m, PickUp)])

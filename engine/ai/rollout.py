@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.ai.heuristic import BIG_PILE, HIGH, LOOP_BREAKER, NEAR_END, stands_in
+from engine.ai.heuristic import BIG_PILE, HIGH, LOOP_BREAKER, NEAR_END, burns_big_piles, spend_order, stands_in
 from engine.common import Outcome
 from engine.moves import Move, PickUp, Play, PlayFaceDown, StockGamble
 from engine.rules import Power, Rules
 from engine.shithead import ShitheadState
 
 _POWER_STRENGTH = {Power.BURN: 40, Power.RESET: 35, Power.INVISIBLE: 30, Power.LOWER: 20}
-_SPEND = {Power.SKIP: 0, Power.REVERSE: 0, Power.LOWER: 1, Power.INVISIBLE: 2, Power.RESET: 3, Power.BURN: 4}
 
 
 Tables = tuple[tuple[int, ...], tuple[bool, ...], tuple[int, ...], tuple[bool, ...]]
@@ -34,7 +33,7 @@ def tables(rules: Rules) -> Tables:
         p = rules.power(r)
         plain[r] = p is None or p in (Power.SKIP, Power.REVERSE)
         strength[r] = r if plain[r] or p is None else _POWER_STRENGTH[p] + r
-        spend[r] = 0 if p is None else _SPEND[p] * 20 + r
+        spend[r] = 0 if p is None else spend_order(rules, p) * 20 + r
         stand_in[r] = stands_in(rules, r)
     result = (tuple(strength), tuple(plain), tuple(spend), tuple(stand_in))
     _TABLES[id(rules)] = (rules, result)
@@ -70,7 +69,7 @@ def _play(state: ShitheadState, seat: int, plays: list[Play], rnd: Callable[[], 
         if plain[m.rank] and (low is None or m.rank <= low.rank):
             low = m
     if low is None:
-        if len(state.pile) >= BIG_PILE:
+        if len(state.pile) >= BIG_PILE and burns_big_piles(state.rules):
             burning = [m for m in plays if burns(state, m)]
             if burning:
                 return min(burning, key=lambda m: (strength[m.rank], -m.count))
