@@ -43,6 +43,8 @@ NEAR_END = 5  # cards: against a seat with fewer, the high card goes rather than
 BLOCK_NEAR_END = 3  # cards: blocking a seat with more costs more than it gains (bench/ai.py)
 FEWEST_NEAR_END = 4  # cards: below this, the play with fewest known answers (two seats)
 LOOP_BREAKER = 0.1  # how often it plays its lowest cards plainly
+STUCK = 60  # own moves with no card leaving stock, face-up or face-down and none burned: a loop
+STUCK_NOISE = 0.2  # how often, in a loop, it makes a legal move at random
 # How much a power is worth keeping, above any plain value (2-14).
 _POWER_STRENGTH = {Power.BURN: 40, Power.RESET: 35, Power.INVISIBLE: 30, Power.LOWER: 20}
 # Which power to spend first when only powers fit: the cheapest.
@@ -108,6 +110,8 @@ def _one_of(plays: list[Play], rank: int) -> Play:
 class HeuristicPlayer:
     def __init__(self, seed: int = 0) -> None:
         self._rng = random.Random(seed)
+        self._progress: tuple[int, int, int] | None = None
+        self._still = 0  # own moves since the game last moved on
 
     def choose(self, view: ShitheadView | NeighborView) -> Move:
         if not view.legal_moves:
@@ -133,6 +137,8 @@ class HeuristicPlayer:
         return best[1] if best else Ready()
 
     def _play(self, view: ShitheadView) -> Move:
+        if self._stuck(view) and self._rng.random() < STUCK_NOISE:
+            return self._rng.choice(view.legal_moves)
         moves = view.legal_moves
         slots = [m for m in moves if isinstance(m, PlayFaceDown)]
         if slots:
@@ -152,6 +158,19 @@ class HeuristicPlayer:
         if StockGamble() in moves:
             return StockGamble()
         return self._pickup(view, [m for m in moves if isinstance(m, PickUp)])
+
+    def _stuck(self, view: ShitheadView) -> bool:
+        """Whether the game has not moved on for STUCK of its own moves: no stock card drawn, no
+        face-up or face-down card played, nothing burned. Only a loop keeps it so still."""
+        progress = (
+            view.stock_count,
+            view.discard_count,
+            sum(len(s.face_up) + sum(s.face_down) for s in view.seats),
+        )
+        if progress != self._progress:
+            self._progress, self._still = progress, 0
+        self._still += 1
+        return self._still > STUCK
 
     def _plain(self, view: ShitheadView, plays: list[Play], plain: list[Play]) -> Play:
         """When a plain card fits: going out, a free burn, pressure near the end, a stand-in for a
