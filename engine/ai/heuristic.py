@@ -154,7 +154,10 @@ class HeuristicPlayer:
                 if burning:
                     return min(burning, key=lambda m: (strength(rules, m.rank), -m.count))
             singles = [m for m in plays if m.count == 1] or plays
-            return min(singles, key=lambda m: (spend_order(rules, rules.power(m.rank) or Power.SKIP), m.rank))
+            spend = min(singles, key=lambda m: (spend_order(rules, rules.power(m.rank) or Power.SKIP), m.rank))
+            if rules.power(spend.rank) is Power.INVISIBLE:
+                return _all_of(plays, spend.rank)  # one or all, the next seat faces the same card
+            return spend
         if StockGamble() in moves:
             return StockGamble()
         return self._pickup(view, [m for m in moves if isinstance(m, PickUp)])

@@ -73,7 +73,10 @@ def _play(state: ShitheadState, seat: int, plays: list[Play], rnd: Callable[[], 
             burning = [m for m in plays if burns(state, m)]
             if burning:
                 return min(burning, key=lambda m: (strength[m.rank], -m.count))
-        return min(plays, key=lambda m: (m.count, spend[m.rank]))
+        spent = min(plays, key=lambda m: (m.count, spend[m.rank]))
+        if state._c.invisible[spent.rank]:  # all of them (heuristic: invisible cards)
+            return max((m for m in plays if m.rank == spent.rank), key=lambda m: m.count)
+        return spent
     if low.rank < HIGH or rnd() < LOOP_BREAKER:
         return low
     nxt = _next_seat(state, seat)
