@@ -32,7 +32,7 @@ import random
 from engine.cards import Card
 from engine.common import Phase
 from engine.errors import NotYourTurnError
-from engine.moves import Keep, Move, PickUp, Play, PlayFaceDown, Ready, StockGamble, Swap, Trade
+from engine.moves import Keep, Move, PickUp, Play, PlayFaceDown, Ready, Swap, Trade
 from engine.neighbor import neighbor_value
 from engine.rules import Power, Rules, compile_rules
 from engine.views import NeighborView, SeatInfo, ShitheadView
@@ -164,9 +164,9 @@ class HeuristicPlayer:
             singles = [m for m in plays if m.count == 1] or plays
             spend = min(singles, key=lambda m: (spend_order(rules, rules.power(m.rank) or Power.SKIP), m.rank))
             return _all_of(plays, spend.rank) if spent_together(rules, spend.rank) else spend
-        if StockGamble() in moves:
-            return StockGamble()
-        return self._pickup(view, [m for m in moves if isinstance(m, PickUp)])
+        # Nothing fits: pick up rather than turn the top stock card blind (bench/ai.py, free: +0.7).
+        pickups = [m for m in moves if isinstance(m, PickUp)]
+        return self._pickup(view, pickups) if pickups else moves[0]
 
     def _stuck(self, view: ShitheadView) -> bool:
         """Whether the game has not moved on for STUCK of its own moves: no stock card drawn, no

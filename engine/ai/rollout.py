@@ -20,7 +20,7 @@ from engine.ai.heuristic import (
     stands_in,
 )
 from engine.common import Outcome
-from engine.moves import Move, PickUp, Play, PlayFaceDown, StockGamble
+from engine.moves import Move, PickUp, Play, PlayFaceDown
 from engine.rules import Power, Rules
 from engine.shithead import ShitheadState
 
@@ -62,11 +62,10 @@ def policy(state: ShitheadState, seat: int, rnd: Callable[[], float]) -> Move:
         return slots[int(rnd() * len(slots))]
     if first.__class__ is Play:  # plays come first in the list, counts ascending per rank
         return _play(state, seat, [m for m in moves if isinstance(m, Play)], rnd)
-    for other in moves:
-        if other.__class__ is StockGamble:
-            return other
     strength = tables(state.rules)[0]
-    pickups = [p for p in moves if isinstance(p, PickUp)]
+    pickups = [p for p in moves if isinstance(p, PickUp)]  # rather than turn a stock card blind
+    if not pickups:
+        return moves[0]
     return min(pickups, key=lambda m: strength[m.face_up_rank] if m.face_up_rank else 0)
 
 
