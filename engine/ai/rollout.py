@@ -9,34 +9,44 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.ai.heuristic import BIG_PILE, HIGH, LOOP_BREAKER, NEAR_END, stands_in
+from engine.ai.heuristic import (
+    BIG_PILE,
+    HIGH,
+    LOOP_BREAKER,
+    NEAR_END,
+    burns_big_piles,
+    spend_order,
+    spent_together,
+    stands_in,
+)
 from engine.common import Outcome
-from engine.moves import Move, PickUp, Play, PlayFaceDown, StockGamble
+from engine.moves import Move, PickUp, Play, PlayFaceDown
 from engine.rules import Power, Rules
 from engine.shithead import ShitheadState
 
 _POWER_STRENGTH = {Power.BURN: 40, Power.RESET: 35, Power.INVISIBLE: 30, Power.LOWER: 20}
-_SPEND = {Power.SKIP: 0, Power.REVERSE: 0, Power.LOWER: 1, Power.INVISIBLE: 2, Power.RESET: 3, Power.BURN: 4}
 
 
-Tables = tuple[tuple[int, ...], tuple[bool, ...], tuple[int, ...], tuple[bool, ...]]
+Tables = tuple[tuple[int, ...], tuple[bool, ...], tuple[int, ...], tuple[bool, ...], tuple[bool, ...]]
 _TABLES: dict[int, tuple[Rules, Tables]] = {}  # by id(rules): hashing a Rules value is slow
 
 
 def tables(rules: Rules) -> Tables:
     """Per rank: how good it is to hold, whether it is plain, the order to spend powers in, and
-    whether it stands in for a high card (heuristic.stands_in)."""
+    whether it stands in for a high card (heuristic.stands_in), whether its copies are spent together
+    (heuristic.spent_together)."""
     found = _TABLES.get(id(rules))
     if found is not None and found[0] is rules:
         return found[1]
-    strength, plain, spend, stand_in = [0] * 15, [False] * 15, [0] * 15, [False] * 15
+    strength, plain, spend, stand_in, together = [0] * 15, [False] * 15, [0] * 15, [False] * 15, [False] * 15
     for r in range(2, 15):
         p = rules.power(r)
         plain[r] = p is None or p in (Power.SKIP, Power.REVERSE)
         strength[r] = r if plain[r] or p is None else _POWER_STRENGTH[p] + r
-        spend[r] = 0 if p is None else _SPEND[p] * 20 + r
+        spend[r] = 0 if p is None else spend_order(rules, p) * 20 + r
         stand_in[r] = stands_in(rules, r)
-    result = (tuple(strength), tuple(plain), tuple(spend), tuple(stand_in))
+        together[r] = spent_together(rules, r)
+    result = (tuple(strength), tuple(plain), tuple(spend), tuple(stand_in), tuple(together))
     _TABLES[id(rules)] = (rules, result)
     return result
 
@@ -52,11 +62,10 @@ def policy(state: ShitheadState, seat: int, rnd: Callable[[], float]) -> Move:
         return slots[int(rnd() * len(slots))]
     if first.__class__ is Play:  # plays come first in the list, counts ascending per rank
         return _play(state, seat, [m for m in moves if isinstance(m, Play)], rnd)
-    for other in moves:
-        if other.__class__ is StockGamble:
-            return other
     strength = tables(state.rules)[0]
-    pickups = [p for p in moves if isinstance(p, PickUp)]
+    pickups = [p for p in moves if isinstance(p, PickUp)]  # rather than turn a stock card blind
+    if not pickups:
+        return moves[0]
     return min(pickups, key=lambda m: strength[m.face_up_rank] if m.face_up_rank else 0)
 
 
@@ -64,24 +73,27 @@ def _play(state: ShitheadState, seat: int, plays: list[Play], rnd: Callable[[], 
     """The heuristic's play (engine.ai.heuristic): the lowest plain rank, all of it — but a 2 (a
     stand-in) for a high card while the next seat is far from its end, and high cards one at a time;
     powers only when nothing plain fits, burning a big pile."""
-    strength, plain, spend, stand_in = tables(state.rules)
+    strength, plain, spend, stand_in, together = tables(state.rules)
     low: Play | None = None  # the last play of the lowest plain rank: all its copies
     for m in plays:
         if plain[m.rank] and (low is None or m.rank <= low.rank):
             low = m
     if low is None:
-        if len(state.pile) >= BIG_PILE:
+        if len(state.pile) >= BIG_PILE and burns_big_piles(state.rules):
             burning = [m for m in plays if burns(state, m)]
             if burning:
                 return min(burning, key=lambda m: (strength[m.rank], -m.count))
-        return min(plays, key=lambda m: (m.count, spend[m.rank]))
+        spent = min(plays, key=lambda m: (m.count, spend[m.rank]))
+        if together[spent.rank]:  # all of them
+            return max((m for m in plays if m.rank == spent.rank), key=lambda m: m.count)
+        return spent
     if low.rank < HIGH or rnd() < LOOP_BREAKER:
         return low
     nxt = _next_seat(state, seat)
     if state.hand_count[nxt] + len(state.face_up[nxt]) + state.fd_count[nxt] >= NEAR_END:
-        for m in plays:  # ranks ascending: the lowest stand-in, one card
+        for m in plays:  # ranks ascending: the lowest stand-in, one card (or all, if spent together)
             if stand_in[m.rank]:
-                return m
+                return max((p for p in plays if p.rank == m.rank), key=lambda p: p.count) if together[m.rank] else m
     for m in plays:
         if m.rank == low.rank:
             return m  # one copy

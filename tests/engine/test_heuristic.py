@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import PRESETS, Move, Play, Ready, ShitheadState, Source
+from engine import PRESETS, Move, PickUp, Play, Ready, ShitheadState, Source
 from engine.ai import make_player
 from engine.ai.rollout import policy
 from tests.engine.helpers import position
@@ -83,6 +83,41 @@ def test_in_classic_a_seven_stands_in_for_a_high_card() -> None:
     assert move == Play(Source.HAND, 7, 1)
 
 
+def test_in_classic_sevens_standing_in_go_all_at_once() -> None:
+    state = position(PRESETS["classic"], [["7", "7", "K"], ["3", "5", "6"]], face_up=[["4"], ["5", "8"]], pile=["6"])
+    assert choose(state) == Play(Source.HAND, 7, 2)
+
+
+def test_in_smelly_it_spends_its_invisible_cards_all_at_once_rather_than_burn_a_big_pile() -> None:
+    # With pickup_then_play a pickup costs less: the 10 is kept.
+    pile = ["4", "5", "6", "7", "8", "9", "A"]
+    state = position(PRESETS["smelly"], [["3", "3", "10", "2"], ["4", "5", "6"]], face_up=[["4"], ["5"]], pile=pile)
+    assert choose(state) == Play(Source.HAND, 3, 2)
+    standard = position(STANDARD, [["10", "2", "K"], ["4", "5", "6"]], face_up=[["4"], ["5"]], pile=pile)
+    assert choose(standard) == Play(Source.HAND, 10, 1)  # elsewhere the big pile burns
+
+
+def test_in_free_it_keeps_the_wild_lower_card_for_last() -> None:
+    state = position(PRESETS["free"], [["5", "2", "K"], ["4", "6", "7"]], face_up=[["4"], ["6"]], pile=["A"])
+    assert choose(state) == Play(Source.HAND, 2, 1)
+
+
+def test_in_free_it_picks_up_rather_than_turn_a_stock_card_when_nothing_fits() -> None:
+    state = position(
+        PRESETS["free"], [["K", "Q"], ["4", "6", "7"]], face_up=[["4"], ["6"]], pile=["9", "A"], stock=["3", "8"]
+    )
+    move = make_player("normal", 1).choose(state.view(0))
+    assert isinstance(move, PickUp)
+    assert rollout_move(state) == move
+
+
+def test_in_a_loop_it_moves_at_random_now_and_then() -> None:
+    state = position(STANDARD, [["K", "4", "5"], ["6", "7", "8"]], face_up=[["4"], ["6"]], pile=["3"])
+    player = make_player("normal", 1)
+    moves = {player.choose(state.view(0)) for _ in range(200)}  # the same position over and over
+    assert Play(Source.HAND, 13, 1) in moves  # never the heuristic's own choice (the 4)
+
+
 def test_in_the_swap_it_keeps_its_twos_in_hand_and_lays_a_ten_face_up() -> None:
     state = position(
         STANDARD, [["K", "10", "4"], ["3", "5", "6"]], face_up=[["2", "3", "5"], ["7", "8", "9"]], phase="swap"
@@ -121,3 +156,24 @@ def test_the_playouts_play_with_the_heuristics_habits(
     state = position(STANDARD, hands, face_up=[["4"], ["5", "8"]], face_down=face_down, pile=["8"])
     assert rollout_move(state) == expected
     assert choose(state) == expected  # the same as the heuristic's own choice
+
+
+@pytest.mark.parametrize(
+    ("preset", "hands", "pile", "expected"),
+    [
+        (
+            "smelly",
+            [["3", "3", "10", "2"], ["4", "5", "6"]],
+            ["4", "5", "6", "7", "8", "9", "A"],
+            Play(Source.HAND, 3, 2),
+        ),
+        ("free", [["5", "2", "K"], ["4", "6", "7"]], ["A"], Play(Source.HAND, 2, 1)),
+        ("classic", [["7", "7", "K"], ["3", "5", "6"]], ["6"], Play(Source.HAND, 7, 2)),
+    ],
+)
+def test_the_playouts_play_with_the_heuristics_habits_in_other_presets(
+    preset: str, hands: list[list[str]], pile: list[str], expected: Play
+) -> None:
+    state = position(PRESETS[preset], hands, face_up=[["4"], ["5", "8"]], face_down=[[], ["9", "9"]], pile=pile)
+    assert rollout_move(state) == expected
+    assert choose(state) == expected
