@@ -507,7 +507,7 @@ class ShitheadState:
     def _end_loop(self, moves: int, events: list[Event]) -> None:
         """Rank the seats still in by the cards they hold (fewest first, then turn order); end."""
         n, d = self.seats, self.direction
-        in_turn_order = [(self.turn + i * d) % n for i in range(n) if self.active[(self.turn + i * d) % n]]
+        in_turn_order = [s for s in ((self.turn + i * d) % n for i in range(n)) if self.active[s]]
         held = [self.hand_count[s] + len(self.face_up[s]) + self.fd_count[s] for s in range(n)]
         ranked = sorted(in_turn_order, key=held.__getitem__)
         events.append(Looped(moves))

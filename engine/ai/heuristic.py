@@ -116,7 +116,8 @@ def _known_playables(info: SeatInfo) -> tuple[Card, ...] | None:
     return info.face_up or None
 
 
-def _all_of(plays: list[Play], rank: int) -> Play:
+def all_of(plays: list[Play], rank: int) -> Play:
+    """The play of every copy of ``rank`` that ``plays`` offers."""
     return max((m for m in plays if m.rank == rank), key=lambda m: m.count)
 
 
@@ -172,7 +173,7 @@ class HeuristicPlayer:
                     return min(burning, key=lambda m: (strength(rules, m.rank), -m.count))
             singles = [m for m in plays if m.count == 1] or plays
             spend = min(singles, key=lambda m: (spend_order(rules, rules.power(m.rank) or Power.SKIP), m.rank))
-            return _all_of(plays, spend.rank) if spent_together(rules, spend.rank) else spend
+            return all_of(plays, spend.rank) if spent_together(rules, spend.rank) else spend
         # Nothing fits: pick up rather than turn the top stock card blind (bench/ai.py, free: +0.7).
         pickups = [m for m in moves if isinstance(m, PickUp)]
         return self._pickup(view, pickups) if pickups else moves[0]
@@ -212,7 +213,7 @@ class HeuristicPlayer:
                 return stand_in
             if not plainly:
                 return _one_of(plain, low)
-        return _all_of(plain, low)
+        return all_of(plain, low)
 
     def _stand_in(self, view: ShitheadView, plays: list[Play]) -> Play | None:
         """A single 2 (or lower card) to play instead of a high card, unless the next seat is near its end."""
@@ -223,7 +224,7 @@ class HeuristicPlayer:
         if not spares:
             return None
         spare = min(spares, key=lambda m: (m.rank, m.count))
-        return _all_of(plays, spare.rank) if spent_together(view.rules, spare.rank) else spare
+        return all_of(plays, spare.rank) if spent_together(view.rules, spare.rank) else spare
 
     def _pressure(self, view: ShitheadView, plain: list[Play], alive: int) -> Play | None:
         """Near its end, a play that leaves the next seat nothing it is known to hold to follow with.
@@ -242,7 +243,7 @@ class HeuristicPlayer:
         answers = {r: sum(1 for c in known if legal[r][c.rank]) for r in ranks}
         blocking = [r for r in ranks if answers[r] == 0]
         if blocking and info.card_count <= BLOCK_NEAR_END:  # earlier, high cards are worth more
-            return _all_of(plain, blocking[0])
+            return all_of(plain, blocking[0])
         if alive == 2 and info.card_count <= FEWEST_NEAR_END:
             fewest = min(ranks, key=lambda r: (answers[r], r))
             if answers[fewest] < answers[ranks[0]]:

@@ -14,18 +14,17 @@ from engine.ai.heuristic import (
     HIGH,
     LOOP_BREAKER,
     NEAR_END,
+    all_of,
     burns_big_piles,
     spend_order,
     spent_together,
     stands_in,
+    strength,
 )
 from engine.common import Outcome
 from engine.moves import Move, PickUp, Play, PlayFaceDown
 from engine.rules import Power, Rules
 from engine.shithead import ShitheadState
-
-_POWER_STRENGTH = {Power.BURN: 40, Power.RESET: 35, Power.INVISIBLE: 30, Power.LOWER: 20}
-
 
 Tables = tuple[tuple[int, ...], tuple[bool, ...], tuple[int, ...], tuple[bool, ...], tuple[bool, ...]]
 _TABLES: dict[int, tuple[Rules, Tables]] = {}  # by id(rules): hashing a Rules value is slow
@@ -38,15 +37,15 @@ def tables(rules: Rules) -> Tables:
     found = _TABLES.get(id(rules))
     if found is not None and found[0] is rules:
         return found[1]
-    strength, plain, spend, stand_in, together = [0] * 15, [False] * 15, [0] * 15, [False] * 15, [False] * 15
+    worth, plain, spend, stand_in, together = [0] * 15, [False] * 15, [0] * 15, [False] * 15, [False] * 15
     for r in range(2, 15):
         p = rules.power(r)
         plain[r] = p is None or p in (Power.SKIP, Power.REVERSE)
-        strength[r] = r if plain[r] or p is None else _POWER_STRENGTH[p] + r
+        worth[r] = strength(rules, r)
         spend[r] = 0 if p is None else spend_order(rules, p) * 20 + r
         stand_in[r] = stands_in(rules, r)
         together[r] = spent_together(rules, r)
-    result = (tuple(strength), tuple(plain), tuple(spend), tuple(stand_in), tuple(together))
+    result = (tuple(worth), tuple(plain), tuple(spend), tuple(stand_in), tuple(together))
     _TABLES[id(rules)] = (rules, result)
     return result
 
@@ -62,18 +61,18 @@ def policy(state: ShitheadState, seat: int, rnd: Callable[[], float]) -> Move:
         return slots[int(rnd() * len(slots))]
     if first.__class__ is Play:  # plays come first in the list, counts ascending per rank
         return _play(state, seat, [m for m in moves if isinstance(m, Play)], rnd)
-    strength = tables(state.rules)[0]
+    worth = tables(state.rules)[0]
     pickups = [p for p in moves if isinstance(p, PickUp)]  # rather than turn a stock card blind
     if not pickups:
         return moves[0]
-    return min(pickups, key=lambda m: strength[m.face_up_rank] if m.face_up_rank else 0)
+    return min(pickups, key=lambda m: worth[m.face_up_rank] if m.face_up_rank else 0)
 
 
 def _play(state: ShitheadState, seat: int, plays: list[Play], rnd: Callable[[], float]) -> Play:
     """The heuristic's play (engine.ai.heuristic): the lowest plain rank, all of it — but a 2 (a
     stand-in) for a high card while the next seat is far from its end, and high cards one at a time;
     powers only when nothing plain fits, burning a big pile."""
-    strength, plain, spend, stand_in, together = tables(state.rules)
+    worth, plain, spend, stand_in, together = tables(state.rules)
     low: Play | None = None  # the last play of the lowest plain rank: all its copies
     for m in plays:
         if plain[m.rank] and (low is None or m.rank <= low.rank):
@@ -82,10 +81,10 @@ def _play(state: ShitheadState, seat: int, plays: list[Play], rnd: Callable[[], 
         if len(state.pile) >= BIG_PILE and burns_big_piles(state.rules):
             burning = [m for m in plays if burns(state, m)]
             if burning:
-                return min(burning, key=lambda m: (strength[m.rank], -m.count))
+                return min(burning, key=lambda m: (worth[m.rank], -m.count))
         spent = min(plays, key=lambda m: (m.count, spend[m.rank]))
         if together[spent.rank]:  # all of them
-            return max((m for m in plays if m.rank == spent.rank), key=lambda m: m.count)
+            return all_of(plays, spent.rank)
         return spent
     if low.rank < HIGH or rnd() < LOOP_BREAKER:
         return low
@@ -93,7 +92,7 @@ def _play(state: ShitheadState, seat: int, plays: list[Play], rnd: Callable[[], 
     if state.hand_count[nxt] + len(state.face_up[nxt]) + state.fd_count[nxt] >= NEAR_END:
         for m in plays:  # ranks ascending: the lowest stand-in, one card (or all, if spent together)
             if stand_in[m.rank]:
-                return max((p for p in plays if p.rank == m.rank), key=lambda p: p.count) if together[m.rank] else m
+                return all_of(plays, m.rank) if together[m.rank] else m
     for m in plays:
         if m.rank == low.rank:
             return m  # one copy
