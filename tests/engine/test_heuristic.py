@@ -3,10 +3,13 @@ heuristic got wrong)."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
+
 import pytest
 
-from engine import PRESETS, Move, PickUp, Play, Ready, ShitheadState, Source
-from engine.ai import make_player
+from engine import PRESETS, Move, PickUp, Play, Ready, ShitheadState, Source, new_game
+from engine.ai import make_player, rollout
 from engine.ai.rollout import policy
 from tests.engine.helpers import position
 
@@ -177,3 +180,32 @@ def test_the_playouts_play_with_the_heuristics_habits_in_other_presets(
     state = position(PRESETS[preset], hands, face_up=[["4"], ["5", "8"]], face_down=[[], ["9", "9"]], pile=pile)
     assert rollout_move(state) == expected
     assert choose(state) == expected
+
+
+def looping_world() -> ShitheadState:
+    """A ``free`` position (found by search) where the playout policy with ``random.Random(1)`` loops."""
+    state = new_game("shithead", PRESETS["free"], 2, 0)
+    assert isinstance(state, ShitheadState)
+    players = [make_player("normal", seat) for seat in range(2)]
+    for _ in range(10):
+        seat = state.seats_to_act()[0]
+        state.apply(seat, players[seat].choose(state.view(seat)))
+    return state
+
+
+def test_a_playout_caught_in_a_loop_stops_as_soon_as_the_game_stands_still(monkeypatch: pytest.MonkeyPatch) -> None:
+    moves = 0
+
+    def counted(state: ShitheadState, seat: int, rnd: Callable[[], float]) -> Move:
+        nonlocal moves
+        moves += 1
+        return policy(state, seat, rnd)
+
+    monkeypatch.setattr(rollout, "policy", counted)
+    assert rollout.playout(looping_world(), random.Random(1).random, 3000, stall=0) is None
+    assert moves == 3000  # without the check it plays the loop to the end of its budget
+    moves = 0
+    world = looping_world()
+    assert rollout.playout(world, random.Random(1).random, 3000) is None
+    assert moves < 4 * rollout.STALL
+    assert not world.is_over
