@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import PRESETS, NeighborRules, NeighborState, ShitheadState, new_game
-from engine.ai import LEVELS, SearchPlayer, make_player
+from engine.ai import LEVELS, SearchPlayer, make_player, search
+from engine.ai.search import score
 from engine.ai.worlds import hidden_cards, sample_world
-from engine.common import Phase
+from engine.common import Outcome, Phase
 from engine.views import ShitheadView
 from tests.engine.helpers import position
 
@@ -159,3 +161,27 @@ def test_the_search_plays_legal_moves_with_two_decks(seats: int, seed: int, skip
         move = player("hard", seed).choose(state.view(seat))  # type: ignore[attr-defined]
         assert move in state.legal_moves(seat)
         state.apply(seat, move)
+
+
+def test_every_candidate_is_played_out_with_each_worlds_own_random_numbers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Common random numbers: the same move twice gets the same playout in every world."""
+    state = new_game("shithead", PRESETS["standard"], 4, 3)
+    assert isinstance(state, ShitheadState)
+    advance(state, random.Random(3), 40)
+    while state.stage is not Phase.PLAY or len(state.legal_moves(state.seats_to_act()[0])) < 2:
+        advance(state, random.Random(4), 1)
+    seat = state.seats_to_act()[0]
+    move = state.legal_moves(seat)[0]
+    places: list[tuple[int, ...] | None] = []
+
+    def recorded(outcome: Outcome | None, trial: ShitheadState, seat: int) -> float:
+        places.append(None if outcome is None else outcome.places)
+        return score(outcome, trial, seat)
+
+    monkeypatch.setattr(search, "score", recorded)
+    view = state.view(seat)
+    assert isinstance(view, ShitheadView)
+    SearchPlayer(5, playouts=40, time_limit=None).best(view, [move, move])
+    assert len(places) == 40
+    assert places[0::2] == places[1::2]
+    assert len(set(places)) > 1  # the worlds differ
