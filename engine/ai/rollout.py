@@ -11,8 +11,6 @@ from collections.abc import Callable
 
 from engine.ai.heuristic import (
     BIG_PILE,
-    BLOCK_NEAR_END,
-    FEWEST_NEAR_END,
     HIGH,
     LOOP_BREAKER,
     NEAR_END,
@@ -73,11 +71,9 @@ def policy(state: ShitheadState, seat: int, rnd: Callable[[], float]) -> Move:
 
 
 def _play(state: ShitheadState, seat: int, plays: list[Play], rnd: Callable[[], float]) -> Play:
-    """The heuristic's play (engine.ai.heuristic): the lowest plain rank, all of it — but a free
-    burn with four of a kind, the last cards when they go out together, what the
-    next seat cannot follow when it is about to go out, a 2 (a stand-in) for a high card while the
-    next seat is far from its end, and high cards one at a time; powers only when nothing plain
-    fits, burning a big pile."""
+    """The heuristic's play (engine.ai.heuristic): the lowest plain rank, all of it — but a 2 (a
+    stand-in) for a high card while the next seat is far from its end, and high cards one at a time;
+    powers only when nothing plain fits, burning a big pile."""
     worth, plain, spend, stand_in, together = tables(state.rules)
     low: Play | None = None  # the last play of the lowest plain rank: all its copies
     for m in plays:
@@ -92,21 +88,10 @@ def _play(state: ShitheadState, seat: int, plays: list[Play], rnd: Callable[[], 
         if together[spent.rank]:  # all of them
             return all_of(plays, spent.rank)
         return spent
-    if state.rules.four_burns:
-        free = _free_burn(state, plays, plain)
-        if free is not None:
-            return free
-    nxt = _next_seat(state, seat)
-    left = state.hand_count[nxt] + len(state.face_up[nxt]) + state.fd_count[nxt]
-    if left <= FEWEST_NEAR_END:
-        block = _block(state, nxt, left, plays, plain)
-        if block is not None and rnd() >= LOOP_BREAKER:
-            return block
     if low.rank < HIGH or rnd() < LOOP_BREAKER:
         return low
-    if low.count == state.hand_count[seat] and not state.face_up[seat] and not state.fd_count[seat]:
-        return low  # the last cards: out
-    if left >= NEAR_END:
+    nxt = _next_seat(state, seat)
+    if state.hand_count[nxt] + len(state.face_up[nxt]) + state.fd_count[nxt] >= NEAR_END:
         for m in plays:  # ranks ascending: the lowest stand-in, one card (or all, if spent together)
             if stand_in[m.rank]:
                 return all_of(plays, m.rank) if together[m.rank] else m
@@ -114,48 +99,6 @@ def _play(state: ShitheadState, seat: int, plays: list[Play], rnd: Callable[[], 
         if m.rank == low.rank:
             return m  # one copy
     return low
-
-
-def _free_burn(state: ShitheadState, plays: list[Play], plain: tuple[bool, ...]) -> Play | None:
-    """Plain cards that make four of a kind: with the pile's top cards, or four at once."""
-    top = state.top
-    on_top = None
-    for m in plays:
-        if m.count >= 4 and plain[m.rank]:
-            return m
-        if m.rank == top:
-            on_top = m  # the last of the rank: all its copies
-    if on_top is not None and plain[top] and burns(state, on_top):
-        return on_top
-    return None
-
-
-def _block(state: ShitheadState, nxt: int, left: int, plays: list[Play], plain: tuple[bool, ...]) -> Play | None:
-    """heuristic._pressure: against the next seat near its end, whose next cards everybody knows
-    (its face-up cards, or a hand it picked up in view), all of the lowest plain rank it cannot
-    follow; with two seats left, one card of the rank it can follow with fewest cards."""
-    if state.hand_count[nxt]:
-        known = [c % 13 + 2 for c in state.known_hand(nxt)]
-        if len(known) != state.hand_count[nxt]:
-            return None
-    else:
-        known = [c % 13 + 2 for c in state.face_up[nxt]]
-        if not known:
-            return None
-    legal = state._c.legal
-    answers = {}  # by rank, ascending
-    for m in plays:
-        if plain[m.rank] and m.rank not in answers:
-            answers[m.rank] = sum(1 for r in known if legal[m.rank][r])
-    if left <= BLOCK_NEAR_END:
-        for rank, n in answers.items():
-            if n == 0:
-                return all_of(plays, rank)
-    if state.n_active == 2 and left <= FEWEST_NEAR_END and answers:
-        fewest = min(answers, key=lambda r: (answers[r], r))
-        if answers[fewest] < next(iter(answers.values())):
-            return next(m for m in plays if m.rank == fewest)  # one card
-    return None
 
 
 def _next_seat(state: ShitheadState, seat: int) -> int:

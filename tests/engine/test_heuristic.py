@@ -161,50 +161,6 @@ def test_the_playouts_play_with_the_heuristics_habits(
     assert choose(state) == expected  # the same as the heuristic's own choice
 
 
-def test_the_playouts_complete_four_of_a_kind_and_go_out_as_the_heuristic_does() -> None:
-    state = position(STANDARD, [["4", "9", "9"], ["3", "4", "6", "7"]], face_up=[[], ["5"]], pile=["9", "9"])
-    assert rollout_move(state) == choose(state) == Play(Source.HAND, 9, 2)
-    last = position(
-        STANDARD, [["A", "A"], ["3", "5", "6"]], face_up=[[], ["5"]], face_down=[[], ["8", "8"]], pile=["8"]
-    )
-    assert rollout_move(last) == choose(last) == Play(Source.HAND, 14, 2)
-
-
-def test_the_playouts_block_a_seat_about_to_go_out_as_the_heuristic_does() -> None:
-    state = position(
-        STANDARD, [["6", "9", "K"], []], face_up=[["4"], ["8"]], face_down=[["5"], ["4", "5"]], pile=["J", "2"]
-    )
-    assert rollout_move(state) == choose(state) == Play(Source.HAND, 9, 1)
-    far = position(
-        STANDARD,
-        [["6", "9", "K"], []],
-        face_up=[["4"], ["8", "Q"]],
-        face_down=[["5"], ["4", "5", "7"]],
-        pile=["J", "2"],
-    )
-    assert rollout_move(far) == choose(far) == Play(Source.HAND, 6, 1)  # five cards left: too soon
-    two_left = position(STANDARD, [["6", "A", "5"], []], face_up=[["4"], ["A", "K", "Q"]], face_down=[["5"], ["4"]])
-    assert rollout_move(two_left) == choose(two_left) == Play(Source.HAND, 14, 1)  # fewest answers
-
-
-@pytest.mark.parametrize("preset", sorted(PRESETS))
-def test_the_playouts_make_the_heuristics_plays_in_whole_games(preset: str) -> None:
-    """Apart from the heuristic's own noise (all copies of a high card now and then), the same plays."""
-    same = plays = 0
-    for game in range(12):
-        state = new_game("shithead", PRESETS[preset], 4, 5000 + game)
-        assert isinstance(state, ShitheadState)
-        players = [make_player("normal", game * 10 + seat) for seat in range(4)]
-        while not state.is_over:
-            seat = state.seats_to_act()[0]
-            move = players[seat].choose(state.view(seat))
-            if isinstance(move, Play) and len(state.legal_moves(seat)) > 1:
-                plays += 1
-                same += policy(state, seat, lambda: 0.99) == move
-            state.apply(seat, move)
-    assert same >= 0.97 * plays
-
-
 @pytest.mark.parametrize(
     ("preset", "hands", "pile", "expected"),
     [
