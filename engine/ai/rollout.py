@@ -132,9 +132,9 @@ def playout(
     """Play ``state`` to its end with :func:`policy` for every seat; None if it runs too long.
 
     Fixed habits can chase each other round the same pickups for ever (``free``'s wild lower 5s do
-    it in about one playout in sixteen at two seats). Every ``stall`` moves the playout checks that the game has
-    moved on: a card drawn, burned or played from the table. When it has not, it stops there and
-    returns None, as for one that ran too long (``stall=0`` never checks).
+    it in about one playout in sixteen at two seats). Every ``stall`` moves the playout checks that
+    the game has moved on: a card drawn, burned or played from the table. When it has not, it stops
+    there and returns None, as for one that ran too long (``stall=0`` never checks).
     """
     apply = state.apply
     mark: tuple[int, int, int, int] | None = None

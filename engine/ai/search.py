@@ -36,7 +36,8 @@ def score(outcome: Outcome | None, state: ShitheadState, seat: int) -> float:
 
     At 4 seats each place up is worth the same (at 2 seats it is simply a win or a loss). A bonus
     for first place, 0.5 or 1.5 above the even steps, won no more first places against three
-    ``normal`` players and lost some safety (bench/ai.py, 200–400 games each), so there is none.
+    ``normal`` players and lost some safety (the deals of bench/ai.py, 200–400 games each), so
+    there is none.
     """
     n = state.seats
     if outcome is None:  # a playout that ran too long: judge by cards left
