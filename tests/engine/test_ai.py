@@ -17,7 +17,8 @@ from engine.common import Outcome, Phase
 from engine.views import ShitheadView
 from tests.engine.helpers import position
 
-FAST = {"playouts": 24, "time_limit": None, "neighbor_samples": 20}  # small and deterministic for tests
+# Small and deterministic for tests.
+FAST = {"playouts": 24, "time_limit": None, "neighbor_samples": 20, "swap_playouts": 24}
 positions = settings(deadline=None, max_examples=25, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -127,11 +128,12 @@ def test_the_same_seed_makes_the_same_game() -> None:
     assert game(5) == game(5)
 
 
-def test_the_search_leaves_the_swap_phase_and_forced_moves_to_normal() -> None:
+def test_the_search_leaves_forced_moves_and_an_unsearched_swap_to_normal() -> None:
     state = new_game("shithead", PRESETS["standard"], 3, 2)
     for seat in range(3):
         view = state.view(seat)
-        assert player("hard", 1).choose(view) == make_player("normal", 1).choose(view)  # type: ignore[attr-defined]
+        unsearched = SearchPlayer(1, **{**FAST, "swap_playouts": 0})  # type: ignore[arg-type]
+        assert unsearched.choose(view) == make_player("normal", 1).choose(view)
     for seat in range(3):
         state.apply(seat, "r")
     seat = state.seats_to_act()[0]
