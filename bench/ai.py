@@ -4,13 +4,16 @@
     python bench/ai.py --games 40          # short: 40 games per measure
     python bench/ai.py --only hard-normal --presets standard,smelly
     python bench/ai.py --json
+    python bench/ai.py --only hard-3normal --uncapped --jobs 2   # results fixed by the seeds alone
 
 Each measure plays a fixed list of deals with the hero's seat rotated over every seat of each deal
 (so a measure of G games at S seats plays G/S deals S times), and prints the hero's rate with a
 95% Wilson interval. ``baseline`` is a frozen copy of the heuristic as it was before issue 11
 (bench/baseline_heuristic.py). Decision times are per call of ``choose`` for the hero, forced and
 swap-phase moves included; the budget is the default one. Figures, not pass/fail: on a shared
-machine compare ratios measured in the same run.
+machine compare ratios measured in the same run. ``hard``'s 0.1 s cap makes its play depend on how
+busy the machine is; ``--uncapped`` lifts it, so that a run's games depend only on the seeds (its
+times are then the full budget's), and ``--jobs`` spreads the deals over processes.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.baseline_heuristic import HeuristicPlayer as BaselinePlayer
 from engine import PRESETS, Keep, NeighborRules, NeighborView, ShitheadView, Trade, new_game
-from engine.ai import Player, make_player
+from engine.ai import Player, SearchPlayer, make_player
 from engine.moves import Move
 from engine.neighbor import neighbor_value
 
@@ -50,11 +54,13 @@ class ThresholdPlayer:
         return Trade()
 
 
-def level(name: str) -> Factory:
+def level(name: str, uncapped: bool = False) -> Factory:
     if name == "baseline":
         return BaselinePlayer
     if name == "threshold6":
         return ThresholdPlayer
+    if name == "hard" and uncapped:
+        return lambda seed: SearchPlayer(seed, time_limit=None)
     return lambda seed: make_player(name, seed)
 
 
@@ -92,19 +98,41 @@ def play(kind: str, rules: object, seats: int, deal: int, hero_seat: int, hero: 
     return tally
 
 
-def measure(kind: str, rules: object, seats: int, games: int, hero: str, other: str) -> Tally:
+def measure(
+    kind: str, preset: str, seats: int, games: int, hero: str, other: str, uncapped: bool = False, jobs: int = 1
+) -> Tally:
+    """Every deal of the measure, the hero in each seat in turn; ``jobs`` processes share the deals."""
+    deals = range(max(1, games // seats))
+    chunks = [(kind, preset, seats, list(deals[j::jobs]), hero, other, uncapped) for j in range(jobs)]
+    if jobs == 1:
+        return _measure_deals(*chunks[0])
+    with ProcessPoolExecutor(jobs) as pool:
+        parts = list(pool.map(_measure_deals, *zip(*chunks, strict=True)))
     total = Tally()
-    hero_f, other_f = level(hero), level(other)
-    for deal in range(max(1, games // seats)):
-        for hero_seat in range(seats):
-            t = play(kind, rules, seats, deal, hero_seat, hero_f, other_f)
-            total.games += 1
-            total.first += t.first
-            total.not_loser += t.not_loser
-            total.places += t.places
-            total.times += t.times
-            total.endless += t.endless
+    for part in parts:
+        _add(total, part)
     return total
+
+
+def _measure_deals(
+    kind: str, preset: str, seats: int, deals: list[int], hero: str, other: str, uncapped: bool
+) -> Tally:
+    rules = PRESETS[preset] if kind == "shithead" else NeighborRules()
+    total = Tally()
+    hero_f, other_f = level(hero, uncapped), level(other, uncapped)
+    for deal in deals:
+        for hero_seat in range(seats):
+            _add(total, play(kind, rules, seats, deal, hero_seat, hero_f, other_f))
+    return total
+
+
+def _add(total: Tally, t: Tally) -> None:
+    total.games += t.games
+    total.first += t.first
+    total.not_loser += t.not_loser
+    total.places += t.places
+    total.times += t.times
+    total.endless += t.endless
 
 
 def wilson(k: int, n: int) -> tuple[float, float]:
@@ -151,6 +179,8 @@ def main() -> None:
     parser.add_argument("--presets", default="standard", help="comma-separated Shithead presets, or 'all'")
     parser.add_argument("--only", default="", help="comma-separated measure names: " + ", ".join(MEASURES))
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    parser.add_argument("--uncapped", action="store_true", help="no time cap for hard: results depend on seeds only")
+    parser.add_argument("--jobs", type=int, default=1, help="processes to share the deals (default 1)")
     args = parser.parse_args()
     presets = list(PRESETS) if args.presets == "all" else args.presets.split(",")
     names = args.only.split(",") if args.only else list(MEASURES)
@@ -158,9 +188,8 @@ def main() -> None:
         kind, seats, hero, other, default_games, target = MEASURES[name]
         games = args.games or default_games
         for preset in presets if kind == "shithead" else ["neighbor"]:
-            rules = PRESETS[preset] if kind == "shithead" else NeighborRules()
             start = time.perf_counter()
-            t = measure(kind, rules, seats, games, hero, other)
+            t = measure(kind, preset, seats, games, hero, other, args.uncapped, max(1, args.jobs))
             mean, p99 = ms(t.times)
             row = {
                 "measure": name,
