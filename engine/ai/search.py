@@ -59,7 +59,8 @@ class SearchPlayer:
         if len(view.legal_moves) == 1:
             return fallback
         if view.phase is Phase.SWAP:
-            return swap_search.choose(view, self.swap_playouts) if self.swap_playouts else fallback
+            searched = self.swap_playouts and len(view.seats) <= swap_search.MAX_SEATS
+            return swap_search.choose(view, self.swap_playouts) if searched else fallback
         if view.phase is not Phase.PLAY:
             return fallback
         candidates = [fallback, *(m for m in view.legal_moves if m != fallback)]

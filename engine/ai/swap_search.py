@@ -13,7 +13,9 @@ So that every call aims at the same arrangement, the answer depends only on what
 while the seat swaps: its six cards, its seat, the dealer, the rules and the seat count. It does
 not read the other seats' face-up cards (they change as those seats swap) nor the player's seed,
 and its budget is a number of playouts, never a time. The answer is remembered per process, so a
-swap costs one search, about 0.7 s at 4 seats (``standard``, one core).
+swap costs one search, about 0.7 s at 4 seats (``standard``, one core). Games of six seats and
+more (two decks) keep ``normal``'s swap: there a search would cost seconds a seat, and nobody
+measured what it wins.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from engine.shithead import ShitheadState
 from engine.views import ShitheadView
 
 PLAYOUTS = 960  # whole games per swap: 320 won nothing (bench/ai.py, 2,000 games)
+MAX_SEATS = 5  # with two decks a search costs 1.2-1.8 s a seat, unmeasured: normal's swap there
 REMEMBERED = 256
 _TARGETS: OrderedDict[str, tuple[int, ...]] = OrderedDict()
 

@@ -144,3 +144,10 @@ def test_a_seat_that_left_during_the_swap_gets_no_cards_in_the_sampled_deals() -
 def _threes(state: ShitheadState, seat: int) -> list[list[int]]:
     six = [*state.hand_of(seat), *state.face_up[seat]]
     return [list(c) for c in combinations(six, 3)]
+
+
+def test_games_with_two_decks_keep_normals_swap() -> None:
+    state = new_game("shithead", PRESETS["standard"].with_rule("decks", 2), 6, 5)
+    for seat in range(6):
+        view = view_of(state, seat)
+        assert SearchPlayer(3).choose(view) == HeuristicPlayer(3).choose(view)
