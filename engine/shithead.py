@@ -129,6 +129,7 @@ class ShitheadState:
     __slots__ = (
         "_c",
         "active",
+        "barred",
         "dealer",
         "direction",
         "discard",
@@ -189,6 +190,10 @@ class ShitheadState:
     # A card leaves a hand only face up, and comes back only seen, so those of them still in the
     # hand are exactly the known ones (:meth:`known_hand`), and a play need not clear its bit.
     known: list[int]
+    # Per seat, a bit per rank: ranks that none of its unseen hand cards has. A forced pickup from
+    # hand shows that nothing in the hand fits the pile, so the ranks that fit are barred until
+    # the seat draws unseen cards again (public memory too; :meth:`barred_ranks`).
+    barred: list[int]
     unseen_out: list[Card]  # discarded cards nobody saw (a forfeiter's hand and face-down cards)
     # The positions (hashes) of the current run of forced moves, oldest first: see _watch_loop.
     loop: list[int]
@@ -254,6 +259,7 @@ class ShitheadState:
         state.loser = -1
         state.moves_applied = 0
         state.known = [0] * seats
+        state.barred = [0] * seats
         state.unseen_out = []
         state.loop = []
         state.forced_run = 0
@@ -568,6 +574,13 @@ class ShitheadState:
             return ()
         return tuple(c for lst in self.hands[seat] for c in lst if known >> c & 1)
 
+    def barred_ranks(self, seat: int) -> tuple[int, ...]:
+        """The ranks none of ``seat``'s unseen hand cards has, as everybody can tell (ascending)."""
+        barred = self.barred[seat]
+        if not barred or self.hand_count[seat] == len(self.known_hand(seat)):
+            return ()
+        return tuple(r for r in range(2, 15) if barred & _BIT[r])
+
     def _take_face_up(self, seat: int, rank: int, count: int) -> list[Card]:
         up = self.face_up[seat]
         mine = [c for c in up if RANK_OF[c] == rank]
@@ -622,6 +635,8 @@ class ShitheadState:
             raise IllegalMoveError(f"{PickUp(face_up_rank)}: no face-up card is taken along here")
         if takes_one and not any(RANK_OF[c] == face_up_rank for c in self.face_up[seat]):
             raise CardNotOwnedError(f"{PickUp(face_up_rank)}: no such face-up card")
+        if source is HAND and not self.rules.may_pickup_anytime:  # forced: nothing in hand fits
+            self.barred[seat] |= self._c.legal_mask[self.top]
         events: list[Event] = []
         self._take_pile(seat, face_up_rank, events)
         return events
@@ -743,6 +758,7 @@ class ShitheadState:
         drawn = stock[-take:]
         del stock[-take:]
         self._add_to_hand(seat, drawn)
+        self.barred[seat] = 0  # the drawn cards may be anything
         events.append(_tuple_new(Drew, (seat, take)))
 
     def _advance(self, seat: int, steps: int, events: list[Event]) -> None:
@@ -853,6 +869,7 @@ class ShitheadState:
         self.discard += self.face_up[seat]
         self.unseen_out += unseen
         self.known[seat] = 0
+        self.barred[seat] = 0
         self.hands[seat] = [[] for _ in range(RANK_SLOTS)]
         self.masks[seat] = 0
         self.hand_count[seat] = 0
@@ -898,6 +915,7 @@ class ShitheadState:
                 place=outcome.places[s] if outcome else self._place_so_far(s),
                 forfeited=s in self.forfeited,
                 known_hand=self.known_hand(s),
+                barred_ranks=self.barred_ranks(s),
             )
             for s in range(self.seats)
         )
@@ -965,6 +983,7 @@ class ShitheadState:
         other.loser = self.loser
         other.moves_applied = self.moves_applied
         other.known = self.known[:]
+        other.barred = self.barred[:]
         other.unseen_out = self.unseen_out[:]
         other.loop = self.loop[:]
         other.forced_run = self.forced_run
@@ -1000,6 +1019,7 @@ class ShitheadState:
             "loser": self.loser,
             "moves_applied": self.moves_applied,
             "known": [[int(c) for c in self.known_hand(s)] for s in range(self.seats)],
+            "barred": [list(self.barred_ranks(s)) for s in range(self.seats)],
             "unseen_out": [int(c) for c in self.unseen_out],
             "loop": self.loop[:],
             "forced_run": self.forced_run,
@@ -1037,6 +1057,10 @@ class ShitheadState:
         state.moves_applied = int(data["moves_applied"])
         # Snapshots from before the public memory existed remember nothing.
         state.known = [sum(_CARD_BIT[c] for c in k) for k in data.get("known", [[] for _ in range(seats)])]
+        barred = data.get("barred", [[] for _ in range(seats)])  # older snapshots: nothing barred
+        if any(not 2 <= int(r) <= 14 for ranks in barred for r in ranks):
+            raise SchemaError("a barred rank out of range")
+        state.barred = [sum(_BIT[int(r)] for r in set(ranks)) for ranks in barred]
         state.unseen_out = [CARDS[c] for c in data.get("unseen_out", [])]
         state.loop = [int(k) for k in data.get("loop", [])]  # older snapshots: no run so far
         state.forced_run = int(data.get("forced_run", 0))
@@ -1047,6 +1071,8 @@ class ShitheadState:
         placed += [c for up in state.face_up for c in up]
         if sorted(placed) != list(range(52 * state.rules.decks)) or len(state.active) != seats:
             raise SchemaError("every card must be in exactly one place")
+        if len(state.barred) != seats:
+            raise SchemaError("the barred ranks do not match the number of seats")
         if not -1 <= state.turn < seats or state.direction not in (1, -1):
             raise SchemaError(f"turn {state.turn} or direction {state.direction} out of range")
         if state.top not in _LEGAL_TOPS or state.required not in _LEGAL_TOPS:

@@ -30,6 +30,9 @@ class SeatInfo:
     # Cards everybody saw this seat take into its hand (a pickup, a swap) and not seen leave it
     # since: public memory, as a careful player at the table would keep it.
     known_hand: tuple[Card, ...] = ()
+    # Ranks none of its other hand cards has: it was forced to pick up, with nothing that fit, and
+    # has drawn nothing unseen since.
+    barred_ranks: tuple[int, ...] = ()
 
     @property
     def face_down_count(self) -> int:

@@ -113,6 +113,25 @@ def test_a_sampled_world_keeps_what_the_view_shows() -> None:
             assert set(world.hand_of(s)) - set(view.seats[s].known_hand) <= hidden
 
 
+@settings(deadline=None, max_examples=40)
+@given(st.sampled_from(["standard", "classic", "smelly"]), st.integers(2, 5), st.integers(0, 2**32 - 1))
+def test_sampled_hands_hold_no_barred_rank(name: str, seats: int, seed: int) -> None:
+    """A seat forced to pick up is dealt nothing that would have fitted, in every sampled world."""
+    state = new_game("shithead", PRESETS[name], seats, seed)
+    assert isinstance(state, ShitheadState)
+    rng = random.Random(seed)
+    while not state.is_over:
+        seat = state.seats_to_act()[0]
+        view = state.view(seat)
+        if view.phase is Phase.PLAY and any(i.barred_ranks for i in view.seats if i.seat != seat):
+            world = sample_world(view, rng)
+            assert world.view(seat) == view
+            for info in view.seats:
+                unseen = set(world.hand_of(info.seat)) - set(info.known_hand)
+                assert not {c.rank for c in unseen} & set(info.barred_ranks) or info.seat == seat
+        state.apply(seat, rng.choice(view.legal_moves))
+
+
 def test_the_same_seed_makes_the_same_game() -> None:
     def game(seed: int) -> list[str]:
         state = new_game("shithead", PRESETS["standard"], 3, 11)
