@@ -182,6 +182,25 @@ def test_the_playouts_play_with_the_heuristics_habits_in_other_presets(
     assert choose(state) == expected
 
 
+@pytest.mark.parametrize(
+    ("hands", "face_up", "face_down", "pile", "expected"),
+    [
+        # The next seat is down to 8 and two face-down cards: lead what the 8 cannot follow.
+        ([["6", "9", "K"], []], [["4"], ["8"]], [["5"], ["4", "5"]], ["J", "2"], Play(Source.HAND, 9, 1)),
+        # A free burn: two Queens on two Queens, rather than one kept back.
+        ([["4", "Q", "Q"], ["3", "4", "6", "7"]], [["4"], ["5"]], [[], []], ["Q", "Q"], Play(Source.HAND, 12, 2)),
+        # The last two cards, both Queens: out, not one Queen kept back.
+        ([["Q", "Q"], ["3", "4", "6"]], [[], ["5"]], [[], ["7"]], ["8"], Play(Source.HAND, 12, 2)),
+    ],
+)
+def test_the_playouts_look_at_the_end_as_the_heuristic_does(
+    hands: list[list[str]], face_up: list[list[str]], face_down: list[list[str]], pile: list[str], expected: Play
+) -> None:
+    state = position(STANDARD, hands, face_up=face_up, face_down=face_down, pile=pile)
+    assert choose(state) == expected
+    assert rollout_move(state) == expected
+
+
 def looping_world() -> ShitheadState:
     """A ``free`` position (found by search) where the playout policy with ``random.Random(1)`` loops."""
     state = new_game("shithead", PRESETS["free"], 2, 0)
