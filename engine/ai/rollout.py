@@ -112,14 +112,18 @@ def _play(state: ShitheadState, seat: int, plays: list[Play], rnd: Callable[[], 
 def _endgame(state: ShitheadState, seat: int, plays: list[Play], plain: tuple[bool, ...], plainly: bool) -> Play | None:
     """The heuristic's plays that look at the end (heuristic.HeuristicPlayer._plain): going out, a
     free burn, and a block against a next seat near its end whose cards everybody knows."""
-    left = state.hand_count[seat] + len(state.face_up[seat]) + state.fd_count[seat]
-    if left <= 4 * state.rules.decks:  # all of one rank at most
-        for m in plays:
-            if m.count == left and plain[m.rank]:
-                return m
-    burn = _free_burn(state, seat, plays, plain) if state.rules.four_burns else None
-    if burn is not None:
-        return burn
+    held = state.hand_count[seat]
+    if not state.fd_count[seat]:  # else the last play cannot hold every card left
+        up = len(state.face_up[seat])
+        left = up if not held else (held if not up else 0)
+        if 0 < left <= 4 * state.rules.decks:
+            for m in plays:
+                if m.count == left and plain[m.rank]:
+                    return m
+    if state.rules.four_burns:
+        burn = _free_burn(state, seat, plays, plain)
+        if burn is not None:
+            return burn
     return None if plainly else _block(state, seat, plays, plain)
 
 
@@ -128,8 +132,8 @@ def _free_burn(state: ShitheadState, seat: int, plays: list[Play], plain: tuple[
     pile = state.pile
     top = RANK_OF[pile[-1]] if pile else 0
     through = top != 0 and state._c.invisible[top]  # the run may go on beneath an invisible card
-    held = state.hand_count[seat]  # from hand, a burn needs the top's rank or four of one
-    if not (through or not held or held >= 4 or state.masks[seat] >> top & 1):
+    held = state.hand_count[seat]  # from hand, a burn needs the top's rank or four of one rank
+    if held and not through and not state.masks[seat] >> top & 1 and (held < 4 or max(map(len, state.hands[seat])) < 4):
         return None
     best: Play | None = None
     for m in plays:
