@@ -33,6 +33,7 @@ COMPILED: tuple[str, ...] = (
     "engine.rules",
     "engine.common",
     "engine.errors",
+    "engine.ai.rollout",
 )
 PURE_ENV = "SHITHEAD_PURE"
 _HERE = Path(__file__).resolve().parent
@@ -45,7 +46,7 @@ def pure_requested() -> bool:
 
 
 def _source(name: str) -> Path:
-    return _HERE / (name.rsplit(".", 1)[-1] + ".py")
+    return _HERE.joinpath(*name.split(".")[1:]).with_suffix(".py")
 
 
 class _SourceFirst(importlib.abc.MetaPathFinder):

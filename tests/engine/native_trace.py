@@ -2,7 +2,8 @@
 
 ``python -m tests.engine.native_trace`` prints it as JSON. Seeded random self-play in every preset
 and in Neighbor with 2 and 4 seats, recording each move's text, its events, a seat's view and a spectator's, and
-every 20 moves a copy and a ``to_dict``/``from_dict`` round trip; then errors on bad input.
+every 20 moves a copy and a ``to_dict``/``from_dict`` round trip; the search's playout policy
+(``engine.ai.rollout``, compiled with the engine) at work in every preset; then errors on bad input.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import random
 from typing import Any
 
 from engine import PRESETS, ShitheadState, default_rules, event_to_dict, load_game, new_game, parse_move
+from engine.ai.rollout import playout, policy
+from engine.common import Phase
 from engine.errors import EngineError
 
 SEEDS = (1, 2)
@@ -51,6 +54,25 @@ def _errors() -> list[str]:
     return out
 
 
+def _playouts(rules: Any, seats: int, seed: int) -> list[Any]:
+    """The search's playouts (engine/ai/rollout.py, compiled too): from every 7th position of a
+    random game, the policy's move for the seat to act, then the whole playout's end."""
+    state = new_game("shithead", rules, seats, seed)
+    rng = random.Random(seed)
+    out: list[Any] = []
+    step = 0
+    while not state.is_over:
+        seat = state.seats_to_act()[0]
+        if state.phase is Phase.PLAY and step % 7 == 0:
+            trial = state.copy()
+            rnd = random.Random(step).random
+            out.append([str(policy(trial, seat, rnd)), repr(playout(trial, rnd, max_moves=400)), repr(trial)])
+        moves = state.legal_moves(seat)
+        state.apply(seat, moves[int(rng.random() * len(moves))])
+        step += 1
+    return out
+
+
 def trace() -> dict[str, Any]:
     tables = [("shithead", name, rules) for name, rules in PRESETS.items()]
     tables.append(("neighbor", "neighbor", default_rules("neighbor")))
@@ -60,7 +82,13 @@ def trace() -> dict[str, Any]:
         for seats in (2, 4)
         for seed in SEEDS
     }
-    return {"games": games, "errors": _errors()}
+    playouts = {
+        f"{name} {seats} {seed}": _playouts(rules, seats, seed)
+        for name, rules in PRESETS.items()
+        for seats in (2, 4)
+        for seed in SEEDS
+    }
+    return {"games": games, "playouts": playouts, "errors": _errors()}
 
 
 if __name__ == "__main__":
