@@ -7,9 +7,9 @@ every candidate (common random numbers), so the comparison is fair at a small bu
 
 It receives a view, never the state: it cannot read hidden cards, and its decision does not change
 when they are shuffled (tests/engine/test_ai.py). The budget is a number of playouts, so a seed
-fixes every decision; ``time_limit`` is only an upper cap for a loaded machine. Forced moves go
-to the ``normal`` level, the swap to :mod:`engine.ai.swap_search` (its own budget, whole games),
-Neighbor to :mod:`engine.ai.neighbor_search`.
+fixes every decision; ``time_limit`` is only an upper cap for a loaded machine. Forced moves and the
+choice of a face-down slot (all alike to anybody) go to the ``normal`` level, the swap to
+:mod:`engine.ai.swap_search` (its own budget, whole games), Neighbor to :mod:`engine.ai.neighbor_search`.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from engine.ai.rollout import playout
 from engine.ai.worlds import hidden_cards, sample_world
 from engine.common import Phase
 from engine.errors import NotYourTurnError
-from engine.moves import Move
+from engine.moves import Move, PlayFaceDown
 from engine.shithead import ShitheadState
 from engine.views import NeighborView, ShitheadView
 
@@ -56,8 +56,8 @@ class SearchPlayer:
         fallback = self._normal.choose(view)
         if isinstance(view, NeighborView):
             return neighbor_search.choose(view, fallback, self._rng, self.neighbor_samples)
-        if len(view.legal_moves) == 1:
-            return fallback
+        if len(view.legal_moves) == 1 or all(isinstance(m, PlayFaceDown) for m in view.legal_moves):
+            return fallback  # forced, or face-down slots that nobody can tell apart
         if view.phase is Phase.SWAP:
             searched = self.swap_playouts and len(view.seats) <= swap_search.MAX_SEATS
             return swap_search.choose(view, self.swap_playouts) if searched else fallback

@@ -162,6 +162,20 @@ def test_the_search_leaves_forced_moves_and_an_unsearched_swap_to_normal() -> No
     assert player("hard", 1).choose(state.view(seat)) in forced  # type: ignore[attr-defined]
 
 
+def test_the_search_turns_a_face_down_card_without_searching(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Nobody can tell the face-down slots apart: a search among them is noise and time, so the
+    # choice goes to normal (a slot at random).
+    state = position(PRESETS["standard"], [[], ["9", "9", "9"]], face_down=[["4", "J", "A"], []], pile=["Q"])
+    view = state.view(0)
+    assert len(view.legal_moves) == 3
+
+    def no_worlds(*args: object) -> None:
+        raise AssertionError("a world was sampled to choose a face-down slot")
+
+    monkeypatch.setattr(search, "sample_world", no_worlds)
+    assert SearchPlayer(4).choose(view) == make_player("normal", 4).choose(view)
+
+
 def test_the_search_finds_the_only_winning_play() -> None:
     # Seat 0 holds a 5 and a King; seat 1 is down to one face-up 6 and nothing else. Leading the
     # 5 lets the 6 go out; the King makes seat 1 pick up, and seat 0 goes out on the empty table.
