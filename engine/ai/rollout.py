@@ -12,6 +12,7 @@ from collections.abc import Callable
 from engine.ai.heuristic import (
     BIG_PILE,
     BLOCK_NEAR_END,
+    FEWEST_NEAR_END,
     HIGH,
     LOOP_BREAKER,
     NEAR_END,
@@ -145,11 +146,14 @@ def _free_burn(state: ShitheadState, seat: int, plays: list[Play], plain: tuple[
 
 
 def _block(state: ShitheadState, seat: int, plays: list[Play], plain: tuple[bool, ...]) -> Play | None:
-    """All of the lowest plain rank that a next seat with at most BLOCK_NEAR_END cards, all of
-    them known to everybody, cannot follow."""
+    """Against a next seat near its end whose next cards everybody knows: all of the lowest plain
+    rank it cannot follow (at most BLOCK_NEAR_END cards left), or, with two seats left, one card of
+    the plain rank it can follow with fewest cards (at most FEWEST_NEAR_END left), as the heuristic
+    does (heuristic.HeuristicPlayer._pressure)."""
     nxt = _next_seat(state, seat)
     count = state.hand_count[nxt]
-    if count + len(state.face_up[nxt]) + state.fd_count[nxt] > BLOCK_NEAR_END:
+    left = count + len(state.face_up[nxt]) + state.fd_count[nxt]
+    if left > BLOCK_NEAR_END and (left > FEWEST_NEAR_END or state.n_active != 2):
         return None
     if count:
         known = state.known[nxt]
@@ -161,9 +165,22 @@ def _block(state: ShitheadState, seat: int, plays: list[Play], plain: tuple[bool
         if not cards:
             return None
     legal = state._c.legal
-    for m in plays:  # ranks ascending
-        if plain[m.rank] and not any(legal[m.rank][RANK_OF[c]] for c in cards):
-            return all_of(plays, m.rank)
+    fewest: Play | None = None
+    first = most = -1
+    rank = 0
+    for m in plays:  # ranks ascending, counts ascending per rank: the first of a rank is one card
+        if not plain[m.rank] or m.rank == rank:
+            continue
+        rank = m.rank
+        answers = sum(1 for c in cards if legal[rank][RANK_OF[c]])
+        if answers == 0 and left <= BLOCK_NEAR_END:
+            return all_of(plays, rank)
+        if first < 0:
+            first = answers
+        if fewest is None or answers < most:
+            fewest, most = m, answers
+    if state.n_active == 2 and left <= FEWEST_NEAR_END and most < first:
+        return fewest
     return None
 
 

@@ -190,6 +190,8 @@ def test_the_playouts_play_with_the_heuristics_habits_in_other_presets(
         ([["4", "Q", "Q"], ["3", "4", "6", "7"]], [["4"], ["5"]], [[], []], ["Q", "Q"], Play(Source.HAND, 12, 2)),
         # The last two cards, both Queens: out, not one Queen kept back.
         ([["Q", "Q"], ["3", "4", "6"]], [[], ["5"]], [[], ["7"]], ["8"], Play(Source.HAND, 12, 2)),
+        # Two seats, the other down to four cards it shows but one: the 9, which only its J follows.
+        ([["5", "9"], []], [["4"], ["6", "8", "J"]], [[], ["3"]], ["4"], Play(Source.HAND, 9, 1)),
     ],
 )
 def test_the_playouts_look_at_the_end_as_the_heuristic_does(
