@@ -13,7 +13,7 @@ So that every call aims at the same arrangement, the answer depends only on what
 while the seat swaps: its six cards, its seat, the dealer, the rules and the seat count. It does
 not read the other seats' face-up cards (they change as those seats swap) nor the player's seed,
 and its budget is a number of playouts, never a time. The answer is remembered per process, so a
-swap costs one search, about 0.7 s at 4 seats (``standard``, one core). Games of six seats and
+swap costs one search, about 0.4 s at 4 seats (``standard``, one core). Games of six seats and
 more (two decks) keep ``normal``'s swap: there a search would cost seconds a seat, and nobody
 measured what it wins.
 """
