@@ -33,9 +33,10 @@ def database_url(tmp_path: Path) -> str:
     return f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
 
 
-# Games through the `bot` fixture test the flow, not Telegram's send limits (those have their own
-# tests, which start their bot with the real defaults): at one send a second into each private
-# chat and 20 a minute into a group, a three-player game waits a minute; with these, 12 s.
+# Games through the `bot` fixture, and the other tests of the flow that start their own bot, test
+# the flow, not Telegram's send limits (those have their own tests, which start their bot with the
+# real defaults): at one send a second into each private chat and 20 a minute into a group, a
+# three-player game waits a minute; with these, 12 s.
 FLOW_LIMITS = {"GROUP_SENDS_PER_MINUTE": "600", "PRIVATE_SENDS_PER_SECOND": "20"}
 
 

@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from tests.e2e.conftest import start_all
+from tests.e2e.conftest import FLOW_LIMITS, start_all
 from tests.e2e.harness import BotProcess, Player, asks_to_act, play_until_over, start_game
 from tests.support.fakebot import FakeTelegram, SeenMessage
 
@@ -23,7 +23,7 @@ async def test_a_turn_message_resent_after_a_crash_leaves_one_live_keyboard(
     fake: FakeTelegram, database_url: str, players: list[Player]
 ) -> None:
     duo = players[:2]
-    env = {"OUTBOX_LEASE_SECONDS": "2"}
+    env = {**FLOW_LIMITS, "OUTBOX_LEASE_SECONDS": "2"}
     bot = BotProcess(fake, database_url, extra_env=env)
     await bot.start()
     try:

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import text
 
 from persistence.db import make_engine
-from tests.e2e.conftest import start_all
+from tests.e2e.conftest import FLOW_LIMITS, start_all
 from tests.e2e.harness import GROUP, BotProcess, Player, find, play_until_over, start_game
 from tests.e2e.privacy import leaks_in_logs, secret_cards
 from tests.support.fakebot import FakeTelegram
@@ -54,7 +54,7 @@ async def test_a_database_error_logs_no_secret(
 
         await _truncate(postgres_url)
         database_url = postgres_url
-    bot = BotProcess(fake, database_url, extra_env={"LOG_LEVEL": level})
+    bot = BotProcess(fake, database_url, extra_env={**FLOW_LIMITS, "LOG_LEVEL": level})
     await bot.start()
     try:
         duo = players[:2]

@@ -6,7 +6,7 @@ import socket
 
 import pytest
 
-from tests.e2e.conftest import start_all
+from tests.e2e.conftest import FLOW_LIMITS, start_all
 from tests.e2e.harness import BotProcess, Player, play_until_over, start_game
 from tests.support.fakebot import FakeTelegram
 
@@ -31,7 +31,7 @@ async def test_a_game_over_a_webhook(fake: FakeTelegram, database_url: str, play
         "--secret-token",
         "s3cret-token",
     ]
-    bot = BotProcess(fake, database_url, args=args)
+    bot = BotProcess(fake, database_url, args=args, extra_env=FLOW_LIMITS)
     await bot.start(wait_for_polling=False)
     try:
         hook = await fake.wait_for(lambda: next(iter(fake.calls_of("setWebhook")), None), timeout=30)
