@@ -165,23 +165,17 @@ def _block(state: ShitheadState, seat: int, plays: list[Play], plain: tuple[bool
         if not cards:
             return None
     legal = state._c.legal
-    fewest: Play | None = None
-    first = most = -1
-    rank = 0
+    answers: list[tuple[int, Play]] = []  # per plain rank, ascending: its answers, one card of it
     for m in plays:  # ranks ascending, counts ascending per rank: the first of a rank is one card
-        if not plain[m.rank] or m.rank == rank:
-            continue
-        rank = m.rank
-        answers = sum(1 for c in cards if legal[rank][RANK_OF[c]])
-        if answers == 0 and left <= BLOCK_NEAR_END:
-            return all_of(plays, rank)
-        if first < 0:
-            first = answers
-        if fewest is None or answers < most:
-            fewest, most = m, answers
-    if state.n_active == 2 and left <= FEWEST_NEAR_END and most < first:
-        return fewest
-    return None
+        if plain[m.rank] and (not answers or answers[-1][1].rank != m.rank):
+            n = sum(1 for c in cards if legal[m.rank][RANK_OF[c]])
+            if n == 0 and left <= BLOCK_NEAR_END:
+                return all_of(plays, m.rank)
+            answers.append((n, m))
+    if state.n_active != 2 or left > FEWEST_NEAR_END or not answers:
+        return None
+    fewest = min(answers, key=lambda a: a[0])  # the lowest rank of those with fewest answers
+    return fewest[1] if fewest[0] < answers[0][0] else None
 
 
 def _next_seat(state: ShitheadState, seat: int) -> int:
