@@ -1,4 +1,4 @@
-"""The unit of work around every use case: one transaction, retried once on a transient fault.
+"""The unit of work around every use case: one transaction, retried on a transient fault.
 
 :class:`Core` holds what every use case needs (sessions, settings, the clock) and opens the
 transaction; :class:`GameTx` is a game loaded inside one — locked, its version bumped once, its
@@ -89,17 +89,30 @@ def fault_name(exc: BaseException) -> str:
     return f"{type(cause).__name__} ({state})" if state else type(cause).__name__
 
 
+ATTEMPTS = 3  # a failover or a killer of backends can drop the retry's fresh connection too
+PAUSES = (0.05, 0.25)  # seconds before the second and third attempt
+
+
 def retry_once(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
-    """Run the use case again once if the first attempt met a transient database fault."""
+    """Run the use case again (up to :data:`ATTEMPTS` in all, after a short pause) while it meets
+    transient database faults."""
 
     @functools.wraps(fn)
     async def run(*args: Any, **kwargs: Any) -> T:
-        try:
-            return await fn(*args, **kwargs)
-        except DBAPIError as exc:
-            if not is_transient(exc):
-                raise
-            log.warning("%s: transient database fault (%s); trying once more", fn.__name__, fault_name(exc))
+        for attempt, pause in enumerate(PAUSES, start=1):
+            try:
+                return await fn(*args, **kwargs)
+            except DBAPIError as exc:
+                if not is_transient(exc):
+                    raise
+                log.warning(
+                    "%s: transient database fault (%s), attempt %d of %d; trying again",
+                    fn.__name__,
+                    fault_name(exc),
+                    attempt,
+                    ATTEMPTS,
+                )
+            await asyncio.sleep(pause)
         return await fn(*args, **kwargs)
 
     return run

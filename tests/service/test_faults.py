@@ -1,4 +1,4 @@
-"""Database faults under a use case: a connection that dies mid-transaction is retried once, on a
+"""Database faults under a use case: a connection that dies mid-transaction is retried, on a
 fresh connection, and the move is neither lost nor applied twice."""
 
 from __future__ import annotations
@@ -46,14 +46,29 @@ async def test_a_connection_killed_mid_move_is_retried(pg_db_url: str, clock: Fa
     await engine.dispose()
 
 
-async def test_a_second_fault_in_a_row_is_reported(pg_db_url: str, clock: FakeClock) -> None:
+async def test_a_second_fault_in_a_row_is_retried_too(pg_db_url: str, clock: FakeClock) -> None:
+    """A failover or a killer of idle backends can drop the retry's connection as well."""
+    engine = make_engine(pg_db_url)
+    service = make_service(make_sessionmaker(engine), clock)
+    game_id = await lobby_with(service, humans=2)
+    killed = kill_own_connection_on(engine, "UPDATE game", times=2)
+    await service.start(game_id, user(0).id)
+    assert len(killed) == 2
+    assert (await service.game_view(game_id)).game.status == "swapping"
+    await engine.dispose()
+
+
+async def test_a_fault_on_every_attempt_is_reported(pg_db_url: str, clock: FakeClock) -> None:
     from sqlalchemy.exc import DBAPIError
+
+    from shithead_bot.service.unit import ATTEMPTS
 
     engine = make_engine(pg_db_url)
     service = make_service(make_sessionmaker(engine), clock)
     game_id = await lobby_with(service, humans=2)
-    kill_own_connection_on(engine, "UPDATE game", times=2)
+    killed = kill_own_connection_on(engine, "UPDATE game", times=ATTEMPTS)
     with pytest.raises(DBAPIError):
         await service.start(game_id, user(0).id)
+    assert len(killed) == ATTEMPTS
     assert (await service.game_view(game_id)).game.status == "lobby"  # and the pool works again
     await engine.dispose()
