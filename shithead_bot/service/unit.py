@@ -93,7 +93,7 @@ ATTEMPTS = 3  # a failover or a killer of backends can drop the retry's fresh co
 PAUSES = (0.05, 0.25)  # seconds before the second and third attempt
 
 
-def retry_once(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
+def retry_transient(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
     """Run the use case again (up to :data:`ATTEMPTS` in all, after a short pause) while it meets
     transient database faults."""
 
@@ -144,11 +144,11 @@ C = TypeVar("C", bound=type)
 
 
 def retrying(cls: C) -> C:
-    """Give every public coroutine method of a service class :func:`retry_once` and
+    """Give every public coroutine method of a service class :func:`retry_transient` and
     :func:`think_first`."""
     for name, member in list(vars(cls).items()):
         if not name.startswith("_") and inspect.iscoroutinefunction(member):
-            setattr(cls, name, think_first(retry_once(member)))
+            setattr(cls, name, think_first(retry_transient(member)))
     return cls
 
 
