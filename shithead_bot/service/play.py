@@ -10,14 +10,29 @@ from shithead_bot.service.turns import apply, settle
 from shithead_bot.service.unit import Core, Result
 
 
-async def play(core: Core, game_id: int, user_id: int, move: Move | str, version: int | None = None) -> Result:
-    """A player's move; ``version`` is their button's (an older one is refused as stale)."""
+async def play(
+    core: Core,
+    game_id: int,
+    user_id: int,
+    move: Move | str,
+    version: int | None = None,
+    *,
+    message_id: int | None = None,
+) -> Result:
+    """A player's move; ``version`` is their button's (an older one is refused as stale).
+
+    ``message_id``: the private message the button was on. One newer than the seat's recorded
+    message is a turn message whose id was never recorded (the database failed, or the bot died,
+    right after Telegram took it): it becomes the seat's message, so it is the one edited now and
+    no live keyboard is left behind on it."""
     async with core.transaction() as session:
         tx = await core.load(session, game_id)
         tx.require(*ACTIVE)
         seat = tx.seat_or_raise(user_id)
         if version is not None and version != seat.keyboard_version:
             raise StaleVersionError(f"button version {version}, seat is at {seat.keyboard_version}")
+        if message_id is not None and message_id > (seat.private_message_id or 0):
+            seat.private_message_id, seat.message_version = message_id, seat.keyboard_version
         apply(tx, seat.number, move, "human")
         seat.timeouts_in_row = 0
         settle(tx, core.settings)

@@ -5,13 +5,16 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+import pytest
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from engine.ai import make_player
 from shithead_bot.service import Outbox, UserInfo
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.deliver import Delivery
 from tests.conftest import FakeClock
-from tests.service.helpers import make_service
+from tests.service.helpers import lobby_with, make_service, user
 
 
 class Message:
@@ -71,3 +74,96 @@ def test_house_rule_titles_and_names_are_escaped() -> None:
     narrator = Narrator(["<b>Eve</b>", "Bob"], rules, escape=esc)
     line = narrator.result(Outcome((2, 1), (1,), 0))
     assert line == "&lt;b&gt;Eve&lt;/b&gt; is the &lt;i&gt;Dishwasher&lt;/i&gt; &amp; co! 💩"
+
+
+class KeyboardBot(RecordingBot):
+    """Also remembers which private messages show buttons."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.live: dict[int, set[int]] = {}  # chat -> ids of messages with buttons
+
+    def _mark(self, chat_id: int, message_id: int, markup: Any) -> None:
+        live = self.live.setdefault(chat_id, set())
+        if markup is not None and markup.inline_keyboard:
+            live.add(message_id)
+        else:
+            live.discard(message_id)
+
+    async def send_message(self, chat_id: int, text: str, **kwargs: Any) -> Message:
+        message = await super().send_message(chat_id, text)
+        self._mark(chat_id, message.message_id, kwargs.get("reply_markup"))
+        return message
+
+    async def edit_message_text(self, text: str, chat_id: int, message_id: int, **kwargs: Any) -> bool:
+        self._mark(chat_id, message_id, kwargs.get("reply_markup"))
+        return await super().edit_message_text(text, chat_id, message_id)
+
+    async def edit_message_reply_markup(self, chat_id: int, message_id: int, **kwargs: Any) -> bool:
+        self._mark(chat_id, message_id, kwargs.get("reply_markup"))
+        return True
+
+
+async def test_a_move_from_a_turn_message_the_database_lost_leaves_no_live_keyboard(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The turn message went out but recording its id failed (a dropped connection); the player
+    played from it before the outbox tried again. That message is theirs: it is edited, and no
+    keyboard stays live on it (the chaos test once saw two live keyboards)."""
+    service = make_service(sessions, clock)
+    game_id = await lobby_with(service, humans=2)
+    await service.start(game_id, user(0).id)
+    bot = KeyboardBot()
+    outbox = Outbox(sessions, clock=clock)
+    delivery = Delivery(bot, service, Codec(b"k"), "bot")  # type: ignore[arg-type]
+    await outbox.deliver(delivery)
+    await service.play(game_id, user(0).id, "r", (await service.game_view(game_id)).seat(0).keyboard_version)
+    await outbox.deliver(delivery)
+    await service.play(game_id, user(1).id, "r", (await service.game_view(game_id)).seat(1).keyboard_version)
+    record = service.record_private_message
+    fails = [DBAPIError("UPDATE seat", None, ConnectionError("connection was closed"))]
+
+    async def record_once_failing(*args: Any, **kwargs: Any) -> None:
+        if fails:
+            raise fails.pop()
+        await record(*args, **kwargs)
+
+    monkeypatch.setattr(service, "record_private_message", record_once_failing)
+    await outbox.deliver(delivery)
+    assert not fails, "recording the turn message failed"
+    view = await service.game_view(game_id)
+    assert view.state is not None
+    number = view.state.seats_to_act()[0]
+    player_id = view.seat(number).player_id
+    assert player_id is not None
+    pressed = max(bot.live[player_id])  # the turn message the bot does not know about
+    assert pressed != view.seat(number).private_message_id
+    mover = make_player("heuristic", 1)
+    move = mover.choose(view.state.view(number))
+    await service.play(game_id, player_id, move, view.seat(number).keyboard_version, message_id=pressed)
+    for _ in range(3):  # the press's own delivery, then the failed notice's retry
+        await outbox.deliver(delivery)
+        clock.advance(seconds=60)
+    view = await service.game_view(game_id)
+    for seat in view.seats:
+        assert seat.player_id is not None
+        wanted = {seat.private_message_id} if view.may_act(seat.number) else set()
+        assert bot.live.get(seat.player_id, set()) == wanted, (seat.number, bot.live)
+
+
+def test_only_a_press_in_the_pressers_private_chat_names_its_message() -> None:
+    from datetime import UTC, datetime
+
+    from telegram import CallbackQuery, Chat, Update, User
+    from telegram import Message as TgMessage
+
+    from shithead_bot.telegram.handlers.play import pressed_private
+
+    def press(chat: Chat) -> Update:
+        message = TgMessage(77, datetime.now(UTC), chat)
+        alice = User(5, "Alice", is_bot=False)
+        return Update(1, callback_query=CallbackQuery("q", alice, "ci", message=message, data="x"))
+
+    assert pressed_private(press(Chat(5, Chat.PRIVATE))) == 77
+    assert pressed_private(press(Chat(-100, Chat.SUPERGROUP))) is None  # a forged button in a group
+    assert pressed_private(press(Chat(6, Chat.PRIVATE))) is None

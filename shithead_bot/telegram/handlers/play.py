@@ -21,8 +21,17 @@ from shithead_bot.telegram.replies import refusal, reply
 
 
 async def move(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
-    await ctx.service.play(b.game_id, presser(update), b.argument, b.version)
+    await ctx.service.play(b.game_id, presser(update), b.argument, b.version, message_id=pressed_private(update))
     return Done(None, b.game_id)
+
+
+def pressed_private(update: Update) -> int | None:
+    """The id of the message a button was pressed on, if it is in the presser's private chat
+    (a forged button in a group must not pass a group's message id off as theirs)."""
+    query = update.callback_query
+    if query is None or query.message is None or query.message.chat.id != presser(update):
+        return None
+    return query.message.message_id
 
 
 async def pick(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
