@@ -11,7 +11,7 @@ and an event loop that stays free between decisions. The rerun draws the same se
 (:class:`SeedTape`), so a deal is the same deal. Quick levels are decided inline, within a small
 budget per transaction.
 
-A rerun is as safe as :func:`~shithead_bot.service.unit.retrying`'s: nothing of the first
+A rerun is as safe as :func:`~shithead_bot.service.unit.retry_transient`'s: nothing of the first
 attempt was committed. A decision is only reused for the very state it was made for (the key is a
 digest of the whole state), so a rerun that meets another state (another move won the race) just
 thinks again or, after a few rounds, decides inline.

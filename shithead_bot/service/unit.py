@@ -89,8 +89,8 @@ def fault_name(exc: BaseException) -> str:
     return f"{type(cause).__name__} ({state})" if state else type(cause).__name__
 
 
-ATTEMPTS = 3  # a failover or a killer of backends can drop the retry's fresh connection too
-PAUSES = (0.05, 0.25)  # seconds before the second and third attempt
+PAUSES = (0.05, 0.25)  # seconds before each further attempt: a failover or a killer of backends
+ATTEMPTS = len(PAUSES) + 1  # can drop the retry's fresh connection too
 
 
 def retry_transient(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
