@@ -30,6 +30,7 @@ from engine.views import NeighborView, ShitheadView
 
 DEFAULT_PLAYOUTS = 320
 DEFAULT_TIME_LIMIT = 0.1  # seconds: a cap, reached only when the machine is slow or busy
+FIRST_BONUS = 1.0  # what first place is worth above the even steps between places (montecarlo.score)
 
 
 class SearchPlayer:
@@ -80,7 +81,7 @@ class SearchPlayer:
             world, playout_seed = worlds[k]
             state = world.copy()
             state.apply(seat, candidates[i])
-            return score(playout(state, random.Random(playout_seed).random), state, seat)
+            return score(playout(state, random.Random(playout_seed).random), state, seat, FIRST_BONUS)
 
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         return halving(len(candidates), trial, self.playouts, deadline)

@@ -200,6 +200,15 @@ def test_the_search_plays_legal_moves_with_two_decks(seats: int, seed: int, skip
         state.apply(seat, move)
 
 
+def test_first_place_is_worth_a_bonus_above_the_even_steps() -> None:
+    state = new_game("shithead", PRESETS["standard"], 4, 1)
+    assert isinstance(state, ShitheadState)
+    rankings = ((1, 2, 3, 4), (2, 1, 3, 4), (3, 1, 2, 4), (4, 1, 2, 3))
+    scores = [score(Outcome(p, (p.index(1),), p.index(4)), state, 0, 1.0) for p in rankings]
+    assert scores == pytest.approx([2.0, 2 / 3, 1 / 3, 0.0])
+    assert score(Outcome((1, 2, 3, 4), (0,), 3), state, 0) == 1.0  # no bonus unless asked
+
+
 def test_every_candidate_is_played_out_with_each_worlds_own_random_numbers(monkeypatch: pytest.MonkeyPatch) -> None:
     """Common random numbers: the same move twice gets the same playout in every world."""
     state = new_game("shithead", PRESETS["standard"], 4, 3)
@@ -211,9 +220,10 @@ def test_every_candidate_is_played_out_with_each_worlds_own_random_numbers(monke
     move = state.legal_moves(seat)[0]
     places: list[tuple[int, ...] | None] = []
 
-    def recorded(outcome: Outcome | None, trial: ShitheadState, seat: int) -> float:
+    def recorded(outcome: Outcome | None, trial: ShitheadState, seat: int, first_bonus: float = 0.0) -> float:
+        assert first_bonus == search.FIRST_BONUS  # it plays for first place
         places.append(None if outcome is None else outcome.places)
-        return score(outcome, trial, seat)
+        return score(outcome, trial, seat, first_bonus)
 
     monkeypatch.setattr(search, "score", recorded)
     view = state.view(seat)
