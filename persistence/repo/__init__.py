@@ -50,6 +50,7 @@ from persistence.repo.outbox import (
     purge_updates,
     release_outbox,
     reserve_send,
+    retry_failed_now,
     supersede_outbox,
     take_update,
 )
@@ -122,6 +123,7 @@ __all__ = [
     "recent_changes",
     "release_outbox",
     "reserve_send",
+    "retry_failed_now",
     "save_ratings",
     "seats_of",
     "seats_with_players",

@@ -61,6 +61,7 @@ async def claim_outbox(
     for row in rows:
         row.claimed_until = now + lease
         row.attempts += 1
+        row.last_error = None  # held, not waiting after a failure (see retry_failed_now)
     await session.flush()
     return rows
 
@@ -99,17 +100,40 @@ async def supersede_outbox(
 
 
 async def release_outbox(
-    *, session: AsyncSession, ids: Sequence[int], error: str, retry_at: datetime, give_up_after: int, now: datetime
+    *,
+    session: AsyncSession,
+    ids: Sequence[int],
+    error: str,
+    retry_at: datetime,
+    give_up_after: int | None,
+    give_up_before: datetime,
+    now: datetime,
 ) -> None:
     """Give notices back after a failed delivery; they are tried again from ``retry_at``, unless
-    they were tried ``give_up_after`` times already: those are closed, with the error kept."""
+    they were tried ``give_up_after`` times already (None: no limit) or were written before
+    ``give_up_before``: those are closed, with the error kept."""
     if not ids:
         return
     await session.execute(
         update(Outbox).where(col(Outbox.id).in_(ids)).values(claimed_until=retry_at, last_error=error[:500])
     )
-    gave_up = update(Outbox).where(col(Outbox.id).in_(ids), col(Outbox.attempts) >= give_up_after)
+    too_old = col(Outbox.created_at) <= give_up_before
+    spent = too_old if give_up_after is None else or_(too_old, col(Outbox.attempts) >= give_up_after)
+    gave_up = update(Outbox).where(col(Outbox.id).in_(ids), spent)
     await session.execute(gave_up.values(delivered_at=now, last_error=f"gave up: {error}"[:500]))
+
+
+async def retry_failed_now(*, session: AsyncSession, now: datetime) -> int:
+    """Notices waiting out the pause after a failed try may be claimed now. (A claim clears
+    ``last_error``, so a notice another worker holds right now is not touched.)"""
+    query = (
+        update(Outbox)
+        .where(col(Outbox.delivered_at).is_(None), col(Outbox.last_error).is_not(None))
+        .where(col(Outbox.claimed_until) > now)
+        .values(claimed_until=now)
+    )
+    result: Any = await session.execute(query)
+    return int(result.rowcount or 0)
 
 
 async def next_outbox_due(*, session: AsyncSession, now: datetime, limit: int = 500) -> datetime | None:

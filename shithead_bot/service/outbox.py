@@ -4,6 +4,12 @@ A worker claims undelivered notices for a short lease (so two workers never send
 once), hands each game's notices to the sender in order, and marks them delivered once the sender
 returns. If the sender fails, the notices go back to the outbox and are tried again later; if the
 process dies, the lease runs out and another worker (or the restarted one) takes them.
+
+Telegram has bad minutes: a failure that passes (the network, a timeout, a 5xx, a 429) never gives a
+notice up while it is younger than :data:`GIVE_UP_AGE`; it is tried again after a pause that doubles
+from :data:`FIRST_PAUSE` up to :data:`LONGEST_PAUSE`, and at once when the Bot API is heard from
+again (:meth:`Outbox.retry_now`). Any other failure is given up after :data:`MAX_ATTEMPTS` tries, so
+a notice that can never be sent does not hold its game's later notices back for a day.
 """
 
 from __future__ import annotations
@@ -19,23 +25,43 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from persistence import repo
 from persistence.models import utcnow
 from shithead_bot.service.notices import Notice, NoticeKind
+from shithead_bot.service.unit import is_transient as is_transient_db
 
 log = logging.getLogger(__name__)
 
 # A sender sends a game's notices in order and may put some off: it returns {notice id: not before}.
 Sender = Callable[[list[Notice]], Awaitable[dict[int, datetime] | None]]
 LATEST_ONLY = (NoticeKind.TABLE, NoticeKind.LOBBY)  # rendered from the current state: only the newest matters
-MAX_ATTEMPTS = 12  # then a notice is given up (logged), so a broken one cannot repeat forever
+MAX_ATTEMPTS = 12  # a notice failing for another reason than an outage is given up after this many tries
+FIRST_PAUSE = timedelta(seconds=5)  # after a failed try; doubled after each further one…
+LONGEST_PAUSE = timedelta(minutes=5)  # …up to this
+GIVE_UP_AGE = timedelta(days=1)  # a notice failing for a passing reason is kept this long
+TRANSIENT = (OSError, TimeoutError)  # connection refused or reset, timed out
+
+
+def pause_after(attempts: int) -> timedelta:
+    """How long a notice waits after its ``attempts``-th failed try."""
+    return min(LONGEST_PAUSE, FIRST_PAUSE * 2 ** max(0, min(attempts - 1, 16)))
 
 
 class PartialDelivery(Exception):
     """A sender got some of a batch's notices out before failing: those count as delivered."""
 
-    def __init__(self, done: Sequence[int], cause: BaseException, wait: timedelta | None = None) -> None:
+    def __init__(
+        self, done: Sequence[int], cause: BaseException, wait: timedelta | None = None, *, transient: bool = False
+    ) -> None:
         super().__init__(f"{len(done)} sent, then {cause!r}")
         self.done = list(done)
         self.cause = cause
         self.wait = wait  # the send rate is used up: try the rest after this, and it is no failure
+        self.transient = transient  # the failure passes (an outage): keep trying for a day
+
+
+def is_transient(exc: BaseException) -> bool:
+    """A failure that passes by itself: the sender said so, or the network or the database failed."""
+    if isinstance(exc, PartialDelivery):
+        return exc.transient or is_transient(exc.cause)
+    return isinstance(exc, TRANSIENT) or is_transient_db(exc)
 
 
 class Outbox:
@@ -45,12 +71,10 @@ class Outbox:
         *,
         clock: Callable[[], datetime] = utcnow,
         lease: timedelta = timedelta(seconds=30),
-        retry_after: timedelta = timedelta(seconds=5),
     ) -> None:
         self.sessions = sessions
         self.clock = clock
         self.lease = lease
-        self.retry_after = retry_after
 
     async def deliver(
         self, sender: Sender, *, game_id: int | None = None, limit: int = 200, older_than: timedelta | None = None
@@ -95,19 +119,13 @@ class Outbox:
             async with self.sessions() as session, session.begin():
                 now = self.clock()
                 await repo.mark_delivered(session=session, ids=done, now=now)
-                failed = [i for i in ids if i not in done]
+                failed = [n for n in batch if n.id is not None and n.id not in done]
                 wait = exc.wait if isinstance(exc, PartialDelivery) else None
                 if wait is not None:  # the send rate is used up: later, and no failure
-                    await repo.defer_outbox(session=session, ids=failed, until=now + wait, uncount=True)
+                    later = [n.id or 0 for n in failed]
+                    await repo.defer_outbox(session=session, ids=later, until=now + wait, uncount=True)
                     return len(done)
-                await repo.release_outbox(
-                    session=session,
-                    ids=failed,
-                    error=repr(cause),
-                    retry_at=now + self.retry_after,
-                    give_up_after=MAX_ATTEMPTS,
-                    now=now,
-                )
+                await self._release(session, failed, cause, transient=is_transient(exc), now=now)
             return len(done)
         done = [i for i in ids if i not in deferred]
         async with self.sessions() as session, session.begin():
@@ -122,6 +140,28 @@ class Outbox:
                         session=session, game_id=batch[0].game_id, kinds=[kind], before_id=max(sent), now=now
                     )
         return len(done)
+
+    @staticmethod
+    async def _release(
+        session: AsyncSession, failed: list[Notice], cause: BaseException, *, transient: bool, now: datetime
+    ) -> None:
+        """Give failed notices back, each to be tried again after its pause; a passing failure is
+        given up only by age, any other after :data:`MAX_ATTEMPTS` tries."""
+        for attempts, group in groupby(sorted(failed, key=lambda n: n.attempts), key=lambda n: n.attempts):
+            await repo.release_outbox(
+                session=session,
+                ids=[n.id or 0 for n in group],
+                error=repr(cause),
+                retry_at=now + pause_after(attempts),
+                give_up_after=None if transient else MAX_ATTEMPTS,
+                give_up_before=now - GIVE_UP_AGE,
+                now=now,
+            )
+
+    async def retry_now(self) -> int:
+        """The Bot API answers again after failing: what waits for its next try goes now."""
+        async with self.sessions() as session, session.begin():
+            return await repo.retry_failed_now(session=session, now=self.clock())
 
     async def next_due(self) -> datetime | None:
         """When the soonest pending notice may be sent (None: nothing is pending)."""

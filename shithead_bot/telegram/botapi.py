@@ -10,7 +10,7 @@ from typing import Any
 
 from telegram import Bot, InputFile, InputMediaPhoto, Message
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden
+from telegram.error import BadRequest, Forbidden, NetworkError
 
 from shithead_bot.telegram.render.common import Rendered, fit_lines
 
@@ -22,6 +22,12 @@ MAX_CAPTION = 1024
 
 
 TOPIC_GONE = ("message thread not found", "topic_closed", "topic_deleted", "thread not found")
+
+
+def is_outage(exc: BaseException) -> bool:
+    """The Bot API did not answer: the network, a timeout, a 5xx (PTB's NetworkError — but a bad
+    request, a subclass of it, is an answer: Telegram's final word)."""
+    return isinstance(exc, NetworkError) and not isinstance(exc, BadRequest)
 
 
 class PlayerUnreachableError(Exception):

@@ -29,7 +29,7 @@ from persistence.models import GameStatus, utcnow
 from shithead_bot.i18n import pick_language
 from shithead_bot.service import GameService, GameSnapshot, MoveLine, Notice, NoticeKind, SeatSnapshot
 from shithead_bot.service.outbox import PartialDelivery
-from shithead_bot.telegram.botapi import BotApi, PlayerUnreachableError, TopicGoneError
+from shithead_bot.telegram.botapi import BotApi, PlayerUnreachableError, TopicGoneError, is_outage
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.ratelimit import retry_seconds
 from shithead_bot.telegram.render import Page, Rendered, announce, lobby, private, table
@@ -40,6 +40,11 @@ log = logging.getLogger(__name__)
 PRIVATE = (NoticeKind.TURN, NoticeKind.SWAP, NoticeKind.MOVED, NoticeKind.RESULT)  # a seat's own message
 ORPHAN_WINDOW = 8  # after a crash, how far back a re-sent message looks for an unrecorded copy
 __all__ = ["Delivery", "PlayerUnreachableError"]
+
+
+def passes(exc: BaseException) -> bool:
+    """A Bot API failure that passes by itself: an outage (the network, a timeout, a 5xx) or a 429."""
+    return isinstance(exc, RetryAfter) or is_outage(exc)
 
 
 class Steps:
@@ -58,7 +63,7 @@ class Steps:
         except RetryAfter as exc:  # the send rate is used up for now
             raise PartialDelivery(self.done, exc, timedelta(seconds=retry_seconds(exc))) from exc
         except Exception as exc:  # a network error, a 429 the rate limiter gave up on, the database…
-            raise PartialDelivery(self.done, exc) from exc
+            raise PartialDelivery(self.done, exc, transient=passes(exc)) from exc
         self.done.extend(ids)
 
 

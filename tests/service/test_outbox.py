@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 from datetime import timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -118,20 +119,93 @@ async def test_a_half_sent_batch_keeps_what_went_out(
     assert set(seen[0][1:]) <= set(sender.ids)
 
 
-async def test_a_notice_that_always_fails_is_given_up(
+async def test_a_notice_that_fails_for_another_reason_is_given_up_after_a_dozen_tries(
     sessions: async_sessionmaker[AsyncSession], clock: FakeClock
 ) -> None:
+    """Not an outage (a bug, say): given up after MAX_ATTEMPTS, so it cannot hold its game's later
+    notices back for a day."""
     from shithead_bot.service.outbox import MAX_ATTEMPTS
 
     service = make_service(sessions, clock)
     await lobby_with(service, humans=1)
-    broken = Sender()
-    broken.broken = True
+
+    async def broken(batch: list[Notice]) -> None:
+        raise ValueError("cannot render this")
+
     outbox = Outbox(sessions, clock=clock)
     for _ in range(MAX_ATTEMPTS):
         await outbox.deliver(broken)
-        clock.advance(seconds=10)
+        clock.advance(seconds=400)
     assert await outbox.pending() == 0
+    assert all(error.startswith("gave up: ValueError") for error in await _errors(sessions))
+
+
+class Unreachable:
+    """Telegram is unreachable: every batch fails as a network error would; records when it was tried."""
+
+    def __init__(self, clock: FakeClock) -> None:
+        self.clock = clock
+        self.tries: list[float] = []
+
+    async def __call__(self, batch: list[Notice]) -> None:
+        self.tries.append(self.clock.now.timestamp())
+        raise ConnectionError("Bad Gateway")
+
+
+async def test_an_outage_is_retried_with_growing_pauses_and_given_up_only_after_a_day(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+) -> None:
+    service = make_service(sessions, clock)
+    await lobby_with(service, humans=1)
+    sender = Unreachable(clock)
+    outbox = Outbox(sessions, clock=clock)
+    for _ in range(30 * 60):  # the sweep, every second, for half an hour
+        await outbox.deliver(sender)
+        clock.advance(seconds=1)
+    pauses = [b - a for a, b in itertools.pairwise(sender.tries)]
+    assert pauses[0] <= 10
+    assert pauses == sorted(pauses)  # growing…
+    assert pauses[3] >= 4 * pauses[0]  # …doubling…
+    assert max(pauses) <= 300  # …up to a few minutes
+    assert await outbox.pending() > 0
+    assert await _errors(sessions)
+    assert not any(e.startswith("gave up") for e in await _errors(sessions))
+    for _ in range(23 * 12):  # the rest of the day, swept every five minutes
+        clock.advance(seconds=300)
+        await outbox.deliver(sender)
+    assert await outbox.pending() > 0  # less than a day old: still kept
+    for _ in range(2 * 12):
+        clock.advance(seconds=300)
+        await outbox.deliver(sender)
+    assert await outbox.pending() == 0  # a day old: given up
+    assert all(error.startswith("gave up: ConnectionError") for error in await _errors(sessions))
+
+
+async def test_when_telegram_answers_again_the_waiting_notices_go_at_once(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+) -> None:
+    service = make_service(sessions, clock)
+    await lobby_with(service, humans=1)
+    outbox = Outbox(sessions, clock=clock)
+    down = Unreachable(clock)
+    for _ in range(6):
+        await outbox.deliver(down)
+        clock.advance(seconds=120)
+    sender = Sender()
+    assert await outbox.deliver(sender) == 0  # the next try is minutes away
+    await outbox.retry_now()  # the Bot API answered again
+    assert await outbox.deliver(sender) > 0
+    assert await outbox.pending() == 0
+
+
+async def _errors(sessions: async_sessionmaker[AsyncSession]) -> list[str]:
+    from sqlalchemy import select
+
+    from persistence.models import Outbox as Row
+
+    async with sessions() as session:
+        rows = await session.execute(select(Row.last_error).where(Row.last_error.is_not(None)))  # type: ignore[union-attr]
+        return [str(error) for error in rows.scalars()]
 
 
 async def test_two_postgresql_workers_send_each_notice_once(pg_db_url: str, clock: FakeClock) -> None:

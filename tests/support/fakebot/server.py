@@ -80,6 +80,8 @@ CONTROL_ACTIONS = frozenset(
         "remove_member",
         "remove_bot_from_group",
         "migrate_group",
+        "start_outage",
+        "end_outage",
         "send_text",
         "press",
         "messages",
@@ -160,6 +162,8 @@ class FakeTelegram(Scenario):
         self.calls: list[Call] = []
         self._faults: defaultdict[str, deque[ApiError]] = defaultdict(deque)
         self._stalls: list[tuple[str, Callable[[JSON], bool], asyncio.Event]] = []
+        self._outage: ApiError | None = None  # while set, every call fails with it
+        self._outage_from: str | None = None  # …from the next call of this method on
         self._call_waiters: list[tuple[str, asyncio.Future[Call]]] = []
         self._runner: web.AppRunner | None = None
         self._port: int | None = None
@@ -237,6 +241,9 @@ class FakeTelegram(Scenario):
         if token != self.token:
             raise ApiError(401, "Unauthorized")
         name, handler = self.api.handler(method)
+        if self._outage is not None and self._outage_from in (None, name.lower()):
+            self._outage_from = None
+            raise self._outage
         faults = self._faults[name.lower()]
         if faults:
             raise faults.popleft()
@@ -292,6 +299,17 @@ class FakeTelegram(Scenario):
             parameters = {"retry_after": retry_after, **(parameters or {})}
         fault = ApiError(error_code, description or "Internal Server Error", parameters)
         self._faults[method.lower()].extend([fault] * times)
+
+    def start_outage(
+        self, error_code: int = 502, description: str = "Bad Gateway", *, from_method: str | None = None
+    ) -> None:
+        """Telegram has a bad minute: every call fails (502 Bad Gateway by default) until
+        :meth:`end_outage` — from now, or from the next call of ``from_method`` on."""
+        self._outage = ApiError(error_code, description)
+        self._outage_from = from_method.lower() if from_method else None
+
+    def end_outage(self) -> None:
+        self._outage = self._outage_from = None
 
     def stall_next(self, method: str, matches: Callable[[JSON], bool] = lambda params: True) -> asyncio.Event:
         """The next call of ``method`` whose parameters ``matches`` takes effect (the message exists,
