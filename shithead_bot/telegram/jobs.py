@@ -48,6 +48,10 @@ def swept(context: ContextTypes.DEFAULT_TYPE, which: str) -> None:
 async def sweep_outbox(context: ContextTypes.DEFAULT_TYPE) -> None:
     """Deliver whatever is pending: after a restart, after a failure, or another worker's leftovers."""
     ctx = bot_context(context)
+    metrics = context.bot_data.get("metrics")
+    if metrics is not None and metrics.api_health.take_recovery():
+        waiting = await ctx.outbox.retry_now()
+        log.info("the Bot API answers again: %d waiting notices go now", waiting)
     sent = await ctx.outbox.deliver(ctx.delivery, older_than=LEFTOVER_AGE)
     swept(context, "outbox")
     if sent:

@@ -12,6 +12,7 @@ from telegram.error import RetryAfter
 
 from persistence.models import GameStatus, utcnow
 from shithead_bot.service import GameService
+from shithead_bot.telegram.botapi import is_outage
 
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
@@ -28,6 +29,35 @@ class Sweeps:
         """Seconds since that sweep last finished (since start, before its first run)."""
         last = getattr(self, which)
         return time.monotonic() - (last if last is not None else self.started)
+
+
+@dataclass
+class ApiHealth:
+    """Whether the Bot API answers: unreachable from a call that got no answer (an outage) until
+    the next call that got one — a refusal or a 429 is an answer too."""
+
+    failing_since: float | None = None  # monotonic
+    error: str | None = None
+    recovered: bool = False  # it answers again after an outage, and nobody acted on that yet
+
+    def saw(self, error: BaseException | None) -> None:
+        if error is not None and is_outage(error):
+            self.error = type(error).__name__
+            if self.failing_since is None:
+                self.failing_since = time.monotonic()
+        elif self.failing_since is not None:
+            self.failing_since, self.recovered = None, True
+
+    def take_recovery(self) -> bool:
+        """True once after each outage ended."""
+        recovered, self.recovered = self.recovered, False
+        return recovered
+
+    def check(self) -> dict[str, object]:
+        """For /healthz."""
+        if self.failing_since is None:
+            return {"ok": True}
+        return {"ok": False, "error": self.error, "seconds": round(time.monotonic() - self.failing_since, 1)}
 
 
 class Metrics:
@@ -60,8 +90,10 @@ class Metrics:
             "shithead_sweep_age_seconds", "Seconds since a sweep last finished", ["sweep"], registry=r
         )
         self.sweeps = Sweeps()
+        self.api_health = ApiHealth()
 
     def api_call(self, method: str, error: BaseException | None = None) -> None:
+        self.api_health.saw(error)
         self.api_calls.labels(method).inc()
         if isinstance(error, RetryAfter):
             self.rate_limited.labels(method).inc()

@@ -56,7 +56,7 @@ async def check_health(ctx: BotContext, metrics: Metrics, settings: Settings) ->
         database: dict[str, Any] = {"ok": True, "ms": round((time.monotonic() - started) * 1000, 1)}
     except Exception as exc:  # any failure to answer is "not healthy", said in one word
         database = {"ok": False, "error": type(exc).__name__}
-    checks = {"database": database, **sweeps_health(metrics, settings)}
+    checks = {"database": database, "bot_api": metrics.api_health.check(), **sweeps_health(metrics, settings)}
     return Health(all(check["ok"] for check in checks.values()), checks)
 
 

@@ -39,6 +39,7 @@ async def test_failing_when_the_database_does_not_answer() -> None:
         "status": "failing",
         "checks": {
             "database": {"ok": False, "error": "ConnectionRefusedError"},
+            "bot_api": {"ok": True},
             "timers_sweep": health.checks["timers_sweep"],
             "outbox_sweep": health.checks["outbox_sweep"],
         },
@@ -53,3 +54,23 @@ async def test_failing_when_a_sweep_is_stuck() -> None:
     assert not health.ok
     assert health.checks["outbox_sweep"]["ok"] is False
     assert health.checks["timers_sweep"]["ok"] is True
+
+
+async def test_failing_while_the_bot_api_does_not_answer_and_healthy_once_it_does() -> None:
+    from telegram.error import BadRequest, NetworkError, RetryAfter
+
+    metrics = Metrics()
+    metrics.sweeps.timers = metrics.sweeps.outbox = time.monotonic()
+    metrics.api_call("sendMessage", BadRequest("message is too long"))  # an answer: Telegram is there
+    metrics.api_call("sendMessage", RetryAfter(3))
+    assert (await check_health(Ctx(False), metrics, Settings())).ok  # type: ignore[arg-type]
+    metrics.api_call("getUpdates", NetworkError("Bad Gateway"))
+    health = await check_health(Ctx(False), metrics, Settings())  # type: ignore[arg-type]
+    assert not health.ok
+    assert health.checks["bot_api"]["ok"] is False
+    assert health.checks["bot_api"]["error"] == "NetworkError"
+    assert not metrics.api_health.take_recovery()
+    metrics.api_call("getUpdates")
+    assert (await check_health(Ctx(False), metrics, Settings())).ok  # type: ignore[arg-type]
+    assert metrics.api_health.take_recovery()  # once: the waiting notices are sent now
+    assert not metrics.api_health.take_recovery()
