@@ -18,6 +18,7 @@ MODULES = [
     "engine.moves",
     "engine.events",
     "engine.ai",
+    "engine.forced",
     "shithead_bot.telegram.callback_data",
 ]
 
