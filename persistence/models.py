@@ -77,6 +77,12 @@ class Player(SQLModel, table=True):
     quiet_start: int | None = Field(default=None, description="minute of the day quiet hours begin")
     quiet_end: int | None = Field(default=None, description="minute of the day quiet hours end")
     timezone: str | None = Field(default=None, max_length=64)
+    autoplay: str = Field(
+        default="public",
+        max_length=8,
+        sa_column_kwargs={"server_default": "public"},
+        description="forced moves the bot makes at once: off, public (everybody can see it was forced), all",
+    )
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
 

@@ -150,19 +150,27 @@ async def seats_of(*, session: AsyncSession, game_id: int) -> list[Seat]:
 
 @dataclass(frozen=True)
 class SeatPlayer:
-    """A seat with what the service needs of its player: quiet hours and language."""
+    """A seat with what the service needs of its player: quiet hours, language, autoplay."""
 
     seat: Seat
     quiet_start: int | None
     quiet_end: int | None
     timezone: str | None
     language: str | None
+    autoplay: str | None
 
 
 async def seats_with_players(*, session: AsyncSession, game_id: int) -> list[SeatPlayer]:
-    """Seats in order, each with its player's quiet hours and language (computers: none)."""
+    """Seats in order, each with its player's quiet hours, language and autoplay (computers: none)."""
     query = (
-        select(Seat, col(Player.quiet_start), col(Player.quiet_end), col(Player.timezone), col(Player.language))
+        select(
+            Seat,
+            col(Player.quiet_start),
+            col(Player.quiet_end),
+            col(Player.timezone),
+            col(Player.language),
+            col(Player.autoplay),
+        )
         .outerjoin(Player, col(Player.id) == col(Seat.player_id))
         .where(col(Seat.game_id) == game_id)
         .order_by(col(Seat.number))

@@ -5,6 +5,7 @@ to the outbox, which :class:`Outbox` delivers through whatever sender the front 
 frozen snapshots (:mod:`snapshot`) — never a session or an ORM row.
 """
 
+from shithead_bot.service.autoplay import Autoplay
 from shithead_bot.service.errors import (
     AlreadyDoneError,
     AlreadyJoinedError,
@@ -47,6 +48,7 @@ __all__ = [
     "AlreadyJoinedError",
     "AlreadyOpenError",
     "Announcement",
+    "Autoplay",
     "ChatSnapshot",
     "GameInfo",
     "GameNotFoundError",

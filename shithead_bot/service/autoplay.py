@@ -1,13 +1,16 @@
-"""Moves the service makes by itself: computer players' moves and the move made for an idle player."""
+"""Moves the service makes by itself: computer players' moves, a human's forced move (when they let
+the bot make it), and the move made for an idle player."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from enum import StrEnum
 
 from engine import AnyState, Keep, Move, NeighborView, Phase, PickUp, Play, PlayFaceDown, Ready, ShitheadView, Swap
 from engine.ai import DEFAULT_LEVEL, LEVELS, level_name, make_player
 from engine.ai.heuristic import HeuristicPlayer, strength
+from engine.forced import Forced, forced_move
 
 PLAY_OUT_LEVEL = DEFAULT_LEVEL  # computers left among themselves finish at this level, quickly
 
@@ -37,6 +40,34 @@ def next_computer(state: AnyState, levels: Mapping[int, str]) -> tuple[int, str]
     if not humans_in and LEVELS.index(level) > LEVELS.index(PLAY_OUT_LEVEL):
         level = PLAY_OUT_LEVEL
     return seat, level
+
+
+class Autoplay(StrEnum):
+    """Which of a player's forced moves the bot makes at once, for them (a player's setting)."""
+
+    OFF = "off"  # none: every move is the player's tap
+    PUBLIC = "public"  # those everybody can see are forced (the default: it gives nothing away)
+    ALL = "all"  # also the one fitting card of a hand of several (the others learn nothing else fits)
+
+    @classmethod
+    def of(cls, value: str | None) -> Autoplay:
+        return cls(value) if value is not None and value in cls._value2member_map_ else cls.PUBLIC
+
+    def allows(self, forced: Forced) -> bool:
+        return self is Autoplay.ALL or (self is Autoplay.PUBLIC and forced is Forced.PUBLIC)
+
+
+def next_forced(
+    state: AnyState, levels: Mapping[int, str], autoplay: Mapping[int, str]
+) -> tuple[int, Move] | None:
+    """The human to act now and their forced move, if they let the bot make it (None otherwise)."""
+    seat = state.to_act
+    if seat is None or seat in levels or state.is_over:
+        return None
+    found = forced_move(state.view(seat))
+    if found is None or not Autoplay.of(autoplay.get(seat)).allows(found[1]):
+        return None
+    return seat, found[0]
 
 
 def timeout_moves(state: AnyState, seat: int, seed: int) -> list[Move]:

@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from engine import AnyRules, rules_from_dict
 from persistence import repo
 from persistence.models import Chat
+from shithead_bot.service.autoplay import Autoplay
 from shithead_bot.service.errors import GameNotFoundError
 from shithead_bot.service.lobby import rules_for
 from shithead_bot.service.snapshot import ACTIVE, TABLE_STYLES, ChatSnapshot
@@ -62,6 +63,20 @@ async def set_can_message(core: Core, player_id: int, value: bool) -> None:
         player = await repo.get_player(session=session, player_id=player_id)
         if player is not None:
             player.can_message = value
+
+
+async def set_autoplay(core: Core, user: UserInfo, value: Autoplay) -> Autoplay:
+    """Which of this player's forced moves the bot makes for them, in every game, from their next turn."""
+    async with core.transaction() as session:
+        player = await core.player(session, user)
+        player.autoplay = str(value)
+    return value
+
+
+async def autoplay_of(core: Core, player_id: int) -> Autoplay:
+    async with core.sessions() as session:
+        player = await repo.get_player(session=session, player_id=player_id)
+    return Autoplay.of(player.autoplay if player is not None else None)
 
 
 async def ensure_chat(core: Core, chat_id: int, kind: str, title: str) -> ChatSnapshot:

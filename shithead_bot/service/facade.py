@@ -49,6 +49,8 @@ class GameService(Core):
     forget_old_updates = chats.forget_old_updates
     see_user = chats.see_user
     set_can_message = chats.set_can_message
+    set_autoplay = chats.set_autoplay
+    autoplay_of = chats.autoplay_of
     ensure_chat = chats.ensure_chat
     update_chat = chats.update_chat
     add_house_rule = chats.add_house_rule

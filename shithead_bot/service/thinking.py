@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 from engine import AnyState, Move
 from engine.ai import level_name
-from shithead_bot.service.autoplay import computer_move, computer_seed, next_computer
+from shithead_bot.service.autoplay import computer_move, computer_seed, next_computer, next_forced
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +66,7 @@ class Chain:
     levels: dict[int, str]
     game_seed: int
     move_count: int
+    autoplay: dict[int, str] = field(default_factory=dict)  # seat -> its player's autoplay setting
 
 
 class ThinkFirst(Exception):  # a request to think, not an error
@@ -137,7 +138,12 @@ def think_chain(chain: Chain) -> list[Thought]:
     for _ in range(CHAIN_CAP):
         found = next_computer(state, chain.levels)
         if found is None:
-            break
+            forced = next_forced(state, chain.levels, chain.autoplay)  # made for a human, as in the use case
+            if forced is None:
+                break
+            state.apply(*forced)
+            count += 1
+            continue
         seat, level = found
         seed = computer_seed(chain.game_seed, count)
         started = time.perf_counter()

@@ -13,7 +13,7 @@ from engine import EngineError, Forfeit, Move, Phase, new_game, rules_from_dict
 from engine import events as ev
 from persistence.models import GameStatus
 from shithead_bot.config import Settings
-from shithead_bot.service.autoplay import computer_move, computer_seed, next_computer, timeout_moves
+from shithead_bot.service.autoplay import computer_move, computer_seed, next_computer, next_forced, timeout_moves
 from shithead_bot.service.deadlines import restart_clock
 from shithead_bot.service.errors import MoveRejectedError, TooFewPlayersError
 from shithead_bot.service.notices import Announcement, NoticeKind
@@ -47,13 +47,16 @@ def apply(tx: GameTx, seat: int, move: Move | str, actor: str) -> list[ev.Event]
     tx.events.extend((seq, e) for e in events)
     if actor != "computer":
         tx.moved.append((seat, seq))
+    if actor == "autoplay":
+        tx.autoplayed.add(seq)
     if isinstance(move, Forfeit) or text == "f":
         tx.seat(seat).forfeited = True
     return events
 
 
 def play_computers(tx: GameTx, settings: Settings) -> None:
-    """Computer seats act until a human is to act or the game ends (capped against bugs).
+    """Computer seats act, and humans' forced moves are made for them (as each player lets the
+    bot), until a human has a choice to make or the game ends (capped against bugs).
 
     A decision not known yet that would take long raises :class:`ThinkFirst` (the use case runs
     again once it is thought out, off the event loop); see :mod:`thinking`."""
@@ -64,7 +67,11 @@ def play_computers(tx: GameTx, settings: Settings) -> None:
     for _ in range(settings.computer_move_cap):
         found = next_computer(state, levels)
         if found is None:
-            return
+            forced = next_forced(state, levels, tx.autoplay)
+            if forced is None:
+                return
+            apply(tx, forced[0], forced[1], "autoplay")
+            continue
         seat, level = found
         seed = computer_seed(tx.game.seed, tx.game.move_count)
         if tx.thinker is None:
@@ -73,7 +80,7 @@ def play_computers(tx: GameTx, settings: Settings) -> None:
             move, seconds = tx.thinker.decide(state, seat, level, seed, spent)
             spent += seconds
         if move is None:
-            raise ThinkFirst(Chain(state.copy(), levels, tx.game.seed, tx.game.move_count))
+            raise ThinkFirst(Chain(state.copy(), levels, tx.game.seed, tx.game.move_count, dict(tx.autoplay)))
         apply(tx, seat, move, "computer")
     log.warning("game %s: computer move cap reached; the sweep will carry on", tx.game.id)
 
@@ -93,7 +100,8 @@ def settle(tx: GameTx, settings: Settings, *, fresh_keyboards: bool = False) -> 
     tx.game.snapshot = state.to_dict()
     for seat, seq in tx.moved:
         tx.seat(seat).keyboard_version = tx.game.version
-        tx.notify(NoticeKind.MOVED, seat, seq=seq, version=tx.game.version)
+        auto = {"auto": True} if seq in tx.autoplayed else {}
+        tx.notify(NoticeKind.MOVED, seat, seq=seq, version=tx.game.version, **auto)
     announce(tx)
     if state.is_over:
         finish(tx)

@@ -190,6 +190,8 @@ class GameTx:
     move_rows: list[dict[str, Any]] = field(default_factory=list)  # the move log rows to insert
     quiet: dict[int, QuietHours] = field(default_factory=dict)  # seat number -> its player's quiet hours
     languages: dict[int, str] = field(default_factory=dict)  # seat number -> its player's Telegram language
+    autoplay: dict[int, str] = field(default_factory=dict)  # seat number -> its player's autoplay setting
+    autoplayed: set[int] = field(default_factory=set)  # seqs of the forced moves made for humans
     removed: set[int] = field(default_factory=set)  # seats removed for timing out (told once, not twice)
     notices: list[Notice] = field(default_factory=list)
     finished: bool = False  # the game ended in this transaction: it is rated when it commits
@@ -317,6 +319,7 @@ class Core:
             if row.quiet_start is not None and row.quiet_end is not None
         }
         tx.languages = {row.seat.number: row.language for row in rows if row.language}
+        tx.autoplay = {row.seat.number: row.autoplay for row in rows if row.autoplay}
         if game.snapshot is not None:
             tx.state = load_game(game.snapshot)
             tx.to_act_before = tx.state.to_act

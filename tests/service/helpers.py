@@ -8,7 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from engine.ai import make_player
 from shithead_bot.config import Settings
-from shithead_bot.service import GameService, Result, UserInfo
+from shithead_bot.service import Autoplay, GameService, Result, UserInfo
 from tests.conftest import FakeClock
 
 GROUP = -1001
@@ -32,10 +32,14 @@ async def lobby_with(
     kind: str | None = None,
     preset: str | None = None,
     level: str = "heuristic",
+    autoplay: Autoplay | None = None,
 ) -> int:
-    """A lobby with ``humans`` players (who all started the bot) and ``computers`` computer seats."""
+    """A lobby with ``humans`` players (who all started the bot) and ``computers`` computer seats
+    (``autoplay``: the players' setting, for tests of what happens to a move that is theirs)."""
     for n in range(humans):
         await service.see_user(user(n), can_message=True)
+        if autoplay is not None:
+            await service.set_autoplay(user(n), autoplay)
     result = await service.open_lobby(chat_id, user(0), kind=kind, preset=preset, chat_title="Friends")
     for n in range(1, humans):
         await service.join(result.game_id, user(n))

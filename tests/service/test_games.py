@@ -9,6 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from engine import load_game
 from persistence.models import Game, Move, Outbox, Seat
 from shithead_bot.service import (
+    Autoplay,
     MoveRejectedError,
     NotAllowedError,
     NoticeKind,
@@ -186,7 +187,7 @@ async def test_timeout_acts_for_the_player_and_loses_to_a_real_move(
     sessions: async_sessionmaker[AsyncSession], clock: FakeClock
 ) -> None:
     service = make_service(sessions, clock)
-    game_id = await lobby_with(service, humans=2)
+    game_id = await lobby_with(service, humans=2, autoplay=Autoplay.OFF)  # the timeout's move, not autoplay's
     await service.start(game_id, user(0).id)
     ctx = await service.game_view(game_id)
     await service.play(game_id, user(0).id, "r", ctx.seat(0).keyboard_version)

@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from persistence.models import Game, Move, Outbox
 from shithead_bot.service import (
+    Autoplay,
     GameService,
     NotAllowedError,
     QuietHoursError,
@@ -23,6 +24,8 @@ from shithead_bot.service.schedule import QuietHours, deadline_after, reminder_o
 from shithead_bot.timers.sweeper import Sweeper
 from tests.conftest import FakeClock
 from tests.service.helpers import GROUP, lobby_with, make_service, user
+
+OFF = Autoplay.OFF  # these tests are about what happens to a player's own moves at their deadline
 
 
 async def reminders(sessions: async_sessionmaker[AsyncSession]) -> list[dict[str, Any]]:
@@ -67,7 +70,7 @@ def test_reminder_defaults() -> None:
 async def test_swap_phase_reminders_then_everyone_made_ready(
     service: GameService, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
 ) -> None:
-    game_id = await lobby_with(service, humans=2)
+    game_id = await lobby_with(service, autoplay=OFF, humans=2)
     await service.start(game_id, user(0).id)
     await service.play(game_id, user(0).id, "r", (await service.game_view(game_id)).seat(0).keyboard_version)
     sweeper = Sweeper(service)
@@ -91,7 +94,7 @@ async def test_play_phase_deadline_acts_for_the_player(
 ) -> None:
     await service.ensure_chat(GROUP, "group", "Friends")
     await service.set_turn_time(GROUP, 300)
-    game_id = await lobby_with(service, humans=2)
+    game_id = await lobby_with(service, autoplay=OFF, humans=2)
     await service.start(game_id, user(0).id)
     await ready_all(service, game_id, 2)
     ctx = await service.game_view(game_id)
@@ -115,7 +118,7 @@ async def test_play_phase_deadline_acts_for_the_player(
 async def test_neighbor_keeps_at_the_deadline(
     service: GameService, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
 ) -> None:
-    game_id = await lobby_with(service, humans=2, kind="neighbor")
+    game_id = await lobby_with(service, autoplay=OFF, humans=2, kind="neighbor")
     await service.start(game_id, user(0).id)
     clock.advance(hours=24, seconds=1)
     await Sweeper(service).sweep()
@@ -128,7 +131,7 @@ async def test_removed_after_n_timeouts_in_a_row_and_a_move_resets_the_count(
     await service.ensure_chat(GROUP, "group", "Friends")
     await service.update_chat(GROUP, max_timeouts=2)
     await service.set_turn_time(GROUP, 60)
-    game_id = await lobby_with(service, humans=3)
+    game_id = await lobby_with(service, autoplay=OFF, humans=3)
     await service.start(game_id, user(0).id)
     await ready_all(service, game_id, 3)
     sweeper = Sweeper(service)
@@ -164,7 +167,7 @@ async def test_quiet_hours_silence_reminders_but_not_deadlines(
     # The clock stands at 12:00 UTC: quiet hours 11:00-14:00 UTC cover the half-time reminder.
     await service.ensure_chat(GROUP, "group", "Friends")
     await service.set_turn_time(GROUP, 3600)
-    game_id = await lobby_with(service, humans=2)
+    game_id = await lobby_with(service, autoplay=OFF, humans=2)
     for n in range(2):
         await service.set_quiet_hours(user(n).id, QuietHours.parse("11:00-14:00 UTC"))
     await service.start(game_id, user(0).id)
@@ -189,7 +192,7 @@ async def test_deadlines_may_skip_quiet_hours(
     await service.ensure_chat(GROUP, "group", "Friends")
     await service.update_chat(GROUP, deadlines_skip_quiet=True)
     await service.set_turn_time(GROUP, 3 * 3600)
-    game_id = await lobby_with(service, humans=2)
+    game_id = await lobby_with(service, autoplay=OFF, humans=2)
     await service.start(game_id, user(0).id)
     await ready_all(service, game_id, 2)
     ctx = await service.game_view(game_id)
@@ -204,7 +207,7 @@ async def test_deadlines_may_skip_quiet_hours(
 async def test_pause_resume_and_closing_stale_games(
     service: GameService, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
 ) -> None:
-    game_id = await lobby_with(service, humans=2)
+    game_id = await lobby_with(service, autoplay=OFF, humans=2)
     await service.start(game_id, user(0).id)
     await service.pause(game_id, user(0).id)
     sweeper = Sweeper(service)
@@ -218,21 +221,21 @@ async def test_pause_resume_and_closing_stale_games(
     clock.advance(days=30, seconds=1)
     await sweeper.sweep()
     assert (await game_row(sessions, game_id)).status == "aborted"
-    lobby = await lobby_with(service, humans=1, chat_id=-777)
+    lobby = await lobby_with(service, autoplay=OFF, humans=1, chat_id=-777)
     clock.advance(days=7, seconds=1)
     await sweeper.sweep()
     assert (await game_row(sessions, lobby)).status == "aborted"
 
 
 async def test_pause_by_majority_vote(service: GameService, sessions: async_sessionmaker[AsyncSession]) -> None:
-    game_id = await lobby_with(service, humans=3)
+    game_id = await lobby_with(service, autoplay=OFF, humans=3)
     await service.start(game_id, user(0).id)
     first = await service.vote_pause(game_id, user(1).id)
     assert first.status == "swapping"
     assert (await game_row(sessions, game_id)).pause_votes == [user(1).id]
     second = await service.vote_pause(game_id, user(2).id)
     assert second.status == "paused"
-    admin = await lobby_with(service, humans=2, chat_id=-888)
+    admin = await lobby_with(service, autoplay=OFF, humans=2, chat_id=-888)
     await service.start(admin, user(0).id)
     assert (await service.vote_pause(admin, user(1).id, is_admin=True)).status == "paused"
 
@@ -240,7 +243,7 @@ async def test_pause_by_majority_vote(service: GameService, sessions: async_sess
 async def test_nudge_once_an_hour(
     service: GameService, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
 ) -> None:
-    game_id = await lobby_with(service, humans=2)
+    game_id = await lobby_with(service, autoplay=OFF, humans=2)
     await service.start(game_id, user(0).id)
     await ready_all(service, game_id, 2)
     ctx = await service.game_view(game_id)
@@ -267,7 +270,7 @@ async def test_a_move_and_a_deadline_racing_only_one_applies(
 
     service = make_service(sessions, clock)
     for round_ in range(4):
-        game_id = await lobby_with(service, humans=2, chat_id=-500 - round_)
+        game_id = await lobby_with(service, autoplay=OFF, humans=2, chat_id=-500 - round_)
         await service.start(game_id, user(0).id)
         await ready_all(service, game_id, 2)
         clock.advance(hours=24, seconds=1)
@@ -296,7 +299,7 @@ async def test_a_move_and_a_deadline_racing_only_one_applies(
 async def test_restart_with_overdue_deadline_gives_grace_not_a_penalty(
     service: GameService, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
 ) -> None:
-    game_id = await lobby_with(service, humans=2)
+    game_id = await lobby_with(service, autoplay=OFF, humans=2)
     await service.start(game_id, user(0).id)
     await ready_all(service, game_id, 2)
     before = await actors(sessions, game_id)
@@ -320,7 +323,7 @@ async def test_timers_fire_once_with_two_sweepers(
     service = make_service(sessions, clock)
     games = []
     for n in range(12):
-        game_id = await lobby_with(service, humans=2, chat_id=-900 - n)
+        game_id = await lobby_with(service, autoplay=OFF, humans=2, chat_id=-900 - n)
         await service.start(game_id, user(0).id)
         games.append(game_id)
     clock.advance(hours=24, seconds=1)
