@@ -43,10 +43,17 @@ class BotApi:
         self.bot = bot
 
     async def send(
-        self, chat_id: int, rendered: Rendered, *, private: bool = False, thread_id: int | None = None
+        self,
+        chat_id: int,
+        rendered: Rendered,
+        *,
+        private: bool = False,
+        thread_id: int | None = None,
+        silent: bool = False,
     ) -> Message:
-        """A new message (in forum topic ``thread_id``); in a private chat, Forbidden means the player
-        is unreachable; a topic closed or gone is :class:`TopicGoneError`."""
+        """A new message (in forum topic ``thread_id``; ``silent``: without a notification); in a
+        private chat, Forbidden means the player is unreachable; a topic closed or gone is
+        :class:`TopicGoneError`."""
         call = self.bot.send_message(
             chat_id,
             fit_lines(rendered.text.split("\n")),
@@ -54,6 +61,7 @@ class BotApi:
             reply_markup=rendered.markup,
             disable_web_page_preview=True,
             message_thread_id=thread_id,
+            disable_notification=silent,
         )
         return await self._posted(call, private=private, thread_id=thread_id)
 

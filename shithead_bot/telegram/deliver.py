@@ -148,36 +148,60 @@ class Delivery:
     async def _seat_notices(self, b: Batch, number: int, notices: list[Notice]) -> None:
         if b.seat(number).player_id is None:
             return
-        kinds = {n.kind for n in notices}
-        version = max(int(n.data.get("version", 0)) for n in notices)
-        retried = any(n.attempts > 1 for n in notices)
         try:
-            await self._seat(b, number, kinds, version, retried)
+            await self._seat(b, number, notices)
+            kinds = {n.kind for n in notices}
+            if NoticeKind.RESULT in kinds or NoticeKind.TURN in kinds or not b.game.may_act(number):
+                await self._drop_reminder(b, number)  # the turn it was about is over
         except PlayerUnreachableError:
             await self._contact(b, number)
 
-    async def _seat(self, b: Batch, number: int, kinds: set[NoticeKind], version: int, retried: bool) -> None:
+    async def _seat(self, b: Batch, number: int, notices: list[Notice]) -> None:
+        """A seat's own messages. What asks the player to act, or tells them how the game ended, is
+        a new message (it notifies); what they did is told by editing the message they pressed on;
+        a move the bot made for them (it was forced) is told silently."""
+        kinds = {n.kind for n in notices}
+        version = max(int(n.data.get("version", 0)) for n in notices)
+        retried = any(n.attempts > 1 for n in notices)
         seat = b.seat(number)
         page = self.page_for(b.game, seat)
+        moved = [n for n in notices if n.kind == NoticeKind.MOVED]
+        acted = any(not n.data.get("auto") for n in moved)  # on their message: a press, or their time ran out
         wants_keyboard = (NoticeKind.TURN in kinds or NoticeKind.SWAP in kinds) and b.game.may_act(number)
         if wants_keyboard and seat.keyboard_version != version:
             wants_keyboard = False  # an older notice: a newer one will bring the buttons
-        if wants_keyboard and seat.message_version >= version and NoticeKind.MOVED not in kinds:
+        if wants_keyboard and seat.message_version >= version and not moved:
             return  # this keyboard was delivered already (a retry after a crash)
-        done = private.moved(page, seat, self._moves_since(b.game.moves, number))
-        if NoticeKind.RESULT in kinds:  # the end: the game's last message to this player
-            intro = done.text.splitlines()[1:] if NoticeKind.MOVED in kinds else []
-            await self._edit_private(b, number, private.result(page, seat, intro), 0, always=True)
-        elif wants_keyboard and NoticeKind.TURN in kinds and NoticeKind.MOVED not in kinds:
-            await self._send_private(b, number, private.turn(page, seat), version, retried=retried)
-        elif wants_keyboard:  # the same player goes on (play again, or swapping): edit in place
+        first = min((int(n.data.get("seq", 0)) for n in moved), default=None)
+        done = private.moved(page, seat, self._moves_since(b.game.moves, number, first))
+        if NoticeKind.RESULT in kinds:  # the end: the game's last message to this player, a new one
+            if acted:
+                await self._edit_private(b, number, done, 0)
+            await self._send_private(b, number, private.result(page, seat), 0)
+        elif wants_keyboard and acted and self._goes_on(b, number):  # played again: edited in place
             await self._edit_private(b, number, private.turn(page, seat), version)
-        elif NoticeKind.MOVED in kinds:
+        elif wants_keyboard:  # a new turn, or the swap phase's first message: a new message, it notifies
+            told = done if acted else None
+            await self._send_private(b, number, private.turn(page, seat), version, retried=retried, done=told)
+        elif acted:
             await self._edit_private(b, number, done, version)
+        elif moved:  # only moves the bot made for them: told in a new message that does not notify
+            await self._send_private(b, number, done, 0, silent=True)
 
     @staticmethod
-    def _moves_since(moves: Sequence[MoveLine], number: int) -> list[MoveLine]:
-        """This seat's moves of its last turn: everything it did since the previous player's move."""
+    def _goes_on(b: Batch, number: int) -> bool:
+        """The seat's own press is the log's last move, in play (a burn, a 10…): the same player goes
+        on, on the message they pressed. Not after the swap phase, a timeout or a move made for them."""
+        last = b.game.moves[-1] if b.game.moves else None
+        swapping = last is not None and (last.move == "r" or last.move.startswith("x:"))
+        return last is not None and last.seat == number and last.actor == "human" and not swapping
+
+    @staticmethod
+    def _moves_since(moves: Sequence[MoveLine], number: int, first: int | None = None) -> list[MoveLine]:
+        """This seat's moves from ``first`` (a seq) on; without it, those of its last turn: everything
+        it did since the previous player's move."""
+        if first is not None:
+            return [m for m in moves if m.seat == number and m.seq >= first]
         mine: list[MoveLine] = []
         for move in reversed(moves):
             if move.seat != number:
@@ -196,15 +220,29 @@ class Delivery:
             raise
 
     async def _send_private(
-        self, b: Batch, number: int, rendered: Rendered, version: int, *, retried: bool = False
+        self,
+        b: Batch,
+        number: int,
+        rendered: Rendered,
+        version: int,
+        *,
+        retried: bool = False,
+        silent: bool = False,
+        done: Rendered | None = None,
     ) -> None:
-        """A new private message for the seat. ``retried``: an earlier attempt may have been sent
-        before a crash, unrecorded — its keyboard is taken off too, so only this one stays live."""
+        """A new private message for the seat. The previous one loses its buttons (``done``: it is
+        edited to that instead). ``retried``: an earlier attempt may have been sent before a crash,
+        unrecorded — its keyboard is taken off too, so only this one stays live."""
         seat = b.seat(number)
         assert seat.player_id is not None
-        message: Message = await self._private(seat.player_id, self.api.send(seat.player_id, rendered, private=True))
-        if seat.private_message_id and seat.message_version and seat.private_message_id != message.message_id:
-            await self.api.drop_keyboard(seat.player_id, seat.private_message_id)  # it still shows buttons
+        send = self.api.send(seat.player_id, rendered, private=True, silent=silent)
+        message: Message = await self._private(seat.player_id, send)
+        previous = seat.private_message_id
+        if previous and previous != message.message_id:
+            if done is not None:
+                await self.api.edit(seat.player_id, previous, done, private=True)
+            elif seat.message_version:
+                await self.api.drop_keyboard(seat.player_id, previous)  # it still shows buttons
         if retried and rendered.buttons:
             await self._drop_orphans(seat, message.message_id)
         shown = version if rendered.buttons else 0
@@ -258,6 +296,15 @@ class Delivery:
             await self.api.delete(seat.player_id, seat.reminder_message_id)
         b.game = b.game.with_seat(number, reminder_message_id=message.message_id)
         await self.service.record_reminder_message(b.game.game.id, number, message.message_id)
+
+    async def _drop_reminder(self, b: Batch, number: int) -> None:
+        """A reminder whose turn is over is deleted: the newest message is the one that matters."""
+        seat = b.seat(number)
+        if seat.player_id is None or not seat.reminder_message_id:
+            return
+        await self.api.delete(seat.player_id, seat.reminder_message_id)
+        b.game = b.game.with_seat(number, reminder_message_id=None)
+        await self.service.record_reminder_message(b.game.game.id, number, None)
 
     async def send_hand(self, game: GameSnapshot, seat: SeatSnapshot) -> None:
         """/hand: a fresh copy of the seat's private message (with its buttons if it may act)."""

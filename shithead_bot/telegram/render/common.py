@@ -175,6 +175,8 @@ class Page:
             told = narrator.lines(events)
             if move.actor == "timeout" and told:
                 told[0] = self.timed_out(move.seat, told[0], me)
+            elif move.actor == "autoplay" and move.seat == me and told:
+                told[0] = self._("⏩ You had no other move — {what}").format(what=told[0][:1].lower() + told[0][1:])
             lines.extend(told)
         return lines
 

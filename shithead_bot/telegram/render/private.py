@@ -40,13 +40,14 @@ def header_line(page: Page, view: ShitheadView | NeighborView) -> str:
 
 
 def since_last_turn(page: Page, number: int, limit: int = 8) -> list[str]:
-    """What happened since this seat's previous turn ended: the others' moves, then this turn's own
-    moves (a burn, a skip: the same player goes on), told to the reader."""
+    """What happened since this seat's previous turn ended: the others' moves and the forced moves
+    the bot made for this player, then this turn's own moves (a burn, a skip: the same player goes
+    on), told to the reader."""
     moves = list(page.game.moves)
     start = len(moves)
-    while start and moves[start - 1].seat == number:
+    while start and moves[start - 1].seat == number and moves[start - 1].actor != "autoplay":
         start -= 1
-    while start and moves[start - 1].seat != number:
+    while start and (moves[start - 1].seat != number or moves[start - 1].actor == "autoplay"):
         start -= 1
     return page.move_lines(moves[start:], me=number, play_only=True)[-limit:]
 
@@ -136,6 +137,10 @@ def reminder(page: Page, seat: SeatSnapshot, why: Reminder, data: dict[str, Any]
     elif why is Reminder.GRACE:
         head = _("⏰ I was away when your time ran out in {chat} #{id}: you have until {left}.").format(
             chat=chat, id=game.id, left=left.removeprefix("in ") if left.startswith("in ") else left
+        )
+    elif page.game.in_swap_phase:  # nobody's turn: everybody swaps, then presses Ready
+        head = _("⏰ Reminder: swap your cards and press Ready in {chat} #{id} — time is up {left}.").format(
+            chat=chat, id=game.id, left=left
         )
     else:
         head = _("⏰ Reminder: it is your turn in {chat} #{id} — time is up {left}.").format(

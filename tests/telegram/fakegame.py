@@ -1,0 +1,98 @@
+"""A game whose notices go out through a real PTB ``Bot`` to the fake Bot API, on a fake clock: the
+service, the outbox and the sender as the bot wires them, without the bot process."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from telegram import Bot
+
+from engine.ai import make_player
+from shithead_bot.service import GameService
+from shithead_bot.service.outbox import Outbox
+from shithead_bot.telegram.callback_data import Codec
+from shithead_bot.telegram.deliver import Delivery
+from tests.conftest import FakeClock
+from tests.service.helpers import GROUP, make_service, user
+from tests.support.fakebot import FakeTelegram
+from tests.support.fakebot.model import SeenMessage
+
+SWEEP = 5  # seconds of fake time between two outbox sweeps
+PEOPLE = 3
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram() as server:
+        for n in range(PEOPLE):
+            server.add_user(user(n).id, user(n).first_name)
+            server.start_bot(user(n).id)
+        server.add_group(GROUP, "Friends", [user(n).id for n in range(PEOPLE)])
+        yield server
+
+
+@pytest.fixture
+async def bot(fake: FakeTelegram) -> AsyncIterator[Bot]:
+    async with Bot(fake.token, base_url=fake.base_url, base_file_url=fake.base_file_url) as client:
+        yield client
+
+
+class FakeGame:
+    """One game in the group, its notices swept every few (fake) seconds."""
+
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot):
+        self.sessions, self.clock, self.fake = sessions, clock, fake
+        self.service: GameService = make_service(sessions, clock)
+        self.delivery = Delivery(bot, self.service, Codec(b"k"), "shithead_bot", table_seconds=0)
+        self.outbox = Outbox(sessions, clock=clock)
+        self.game_id = 0
+
+    async def deliver(self) -> None:
+        await self.outbox.deliver(self.delivery)
+
+    async def sweep_for(self, seconds: int) -> None:
+        """The outbox sweep, every few seconds of fake time."""
+        for _ in range(seconds // SWEEP):
+            self.clock.advance(seconds=SWEEP)
+            await self.deliver()
+
+    async def to_act(self) -> tuple[int, int]:
+        """(seat, player id) of the first human to act."""
+        game = await self.service.game_view(self.game_id)
+        assert game.state is not None
+        number = next(n for n in game.state.seats_to_act() if not game.seat(n).computer_level)
+        player_id = game.seat(number).player_id
+        assert player_id is not None
+        return number, player_id
+
+    async def move(self) -> None:
+        """One heuristic move by the first human to act, who must have a keyboard to press."""
+        game = await self.service.game_view(self.game_id)
+        number, player_id = await self.to_act()
+        assert game.state is not None
+        assert self.live(player_id), f"seat {number} is to act but has no keyboard"
+        move = make_player("normal", number).choose(game.state.view(number))
+        await self.service.play(self.game_id, player_id, move, game.seat(number).keyboard_version)
+        await self.deliver()
+
+    async def play_to_end(self, limit: int = 3000) -> None:
+        for _ in range(limit):
+            if (await self.service.game_view(self.game_id)).is_over:
+                return
+            await self.move()
+        raise AssertionError("the game did not end")
+
+    def private(self, player_id: int) -> list[SeenMessage]:
+        return [m for m in self.fake.messages(player_id, as_user=player_id) if m.from_bot]
+
+    def live(self, player_id: int) -> list[SeenMessage]:
+        """The player's private messages that show buttons to press (not just a link or "my cards")."""
+        return [m for m in self.private(player_id) if any(b.callback_data for b in m.buttons)]
+
+    async def given_up(self) -> list[str]:
+        async with self.sessions() as session:
+            rows = await session.execute(text("select last_error from outbox where last_error like 'gave up%'"))
+            return [str(row[0]) for row in rows]

@@ -1,0 +1,123 @@
+"""Each player's newest private message is the one that matters: what asks them to act, or tells
+them how the game ended, is a new message (it notifies); a reminder goes once its turn is over; a
+forced move made for them is told without a notification."""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from telegram import Bot
+
+from shithead_bot.service import Autoplay
+from shithead_bot.timers.sweeper import Sweeper
+from tests.conftest import FakeClock
+from tests.service.helpers import lobby_with, user
+from tests.support.fakebot import FakeTelegram
+from tests.telegram.fakegame import FakeGame, bot, fake
+
+__all__ = ["bot", "fake"]  # fixtures
+
+
+async def started(
+    sessions: async_sessionmaker[AsyncSession],
+    clock: FakeClock,
+    fake: FakeTelegram,
+    bot: Bot,
+    *,
+    humans: int = 2,
+    computers: int = 0,
+    autoplay: Autoplay | None = None,
+) -> FakeGame:
+    game = FakeGame(sessions, clock, fake, bot)
+    game.game_id = await lobby_with(game.service, humans=humans, computers=computers, autoplay=autoplay)
+    await game.service.start(game.game_id, user(0).id)
+    await game.deliver()
+    return game
+
+
+async def test_at_the_end_each_players_newest_message_is_their_result(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
+) -> None:
+    game = await started(sessions, clock, fake, bot, humans=3)
+    await game.play_to_end()
+    for n in range(3):
+        newest = game.private(user(n).id)[-1]
+        assert "Game over" in newest.text, newest.text
+        assert not game.live(user(n).id) or game.live(user(n).id) == [newest]  # only Rematch stays
+
+
+async def test_the_first_turn_after_a_swap_timeout_is_a_new_message(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
+) -> None:
+    game = await started(sessions, clock, fake, bot, autoplay=Autoplay.OFF)
+    swaps = {n: game.private(user(n).id)[-1].message_id for n in range(2)}
+    sweeper = Sweeper(game.service)
+    for _ in range(25 * 6):  # nobody presses Ready: the swap phase times out
+        clock.advance(minutes=10)
+        await sweeper.sweep()
+        await game.deliver()
+    _, player_id = await game.to_act()
+    newest = game.private(player_id)[-1]
+    assert "Your turn" in newest.text
+    assert newest.message_id != swaps[player_id - user(0).id]  # not the swap message edited
+    assert not newest.silent
+    assert game.live(player_id) == [newest]
+
+
+async def test_a_reminder_says_what_is_asked_and_goes_once_the_turn_is_over(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
+) -> None:
+    game = await started(sessions, clock, fake, bot, autoplay=Autoplay.OFF)
+    sweeper = Sweeper(game.service)
+    clock.advance(hours=12, seconds=1)  # half time of the swap phase
+    await sweeper.sweep()
+    await game.deliver()
+    reminder = game.private(user(0).id)[-1]
+    assert "⏰" in reminder.text
+    assert "Ready" in reminder.text
+    assert "your turn" not in reminder.text.lower()  # the swap phase is nobody's turn
+    for n in range(2):  # both press Ready: the play starts
+        version = (await game.service.game_view(game.game_id)).seat(n).keyboard_version
+        await game.service.play(game.game_id, user(n).id, "r", version)
+        await game.deliver()
+    assert all(m.message_id != reminder.message_id for m in game.private(user(0).id))  # deleted
+    clock.advance(hours=12, seconds=1)  # half time of the first turn
+    await sweeper.sweep()
+    await game.deliver()
+    _, player_id = await game.to_act()
+    reminder = game.private(player_id)[-1]
+    assert "your turn" in reminder.text.lower()
+    await game.move()
+    assert all(m.message_id != reminder.message_id for m in game.private(player_id))
+    assert game.private(player_id)[-1].message_id != reminder.message_id
+
+
+async def test_against_computers_each_turn_is_a_new_message_and_only_one_keyboard_is_live(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
+) -> None:
+    game = await started(sessions, clock, fake, bot, humans=1, computers=2)
+    me = user(0).id
+    for _ in range(12):
+        if (await game.service.game_view(game.game_id)).is_over:
+            break
+        before = game.private(me)[-1].message_id
+        await game.move()
+        view = await game.service.game_view(game.game_id)
+        if view.is_over or not view.may_act(0):
+            continue
+        newest = game.private(me)[-1]
+        if (await game.service.moves(game.game_id))[-1].seat != 0:  # the computers moved in between: a new turn
+            assert newest.message_id > before
+            assert not newest.silent
+        assert game.live(me) == [newest]
+
+
+async def test_a_forced_move_made_for_a_player_is_told_without_a_notification(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
+) -> None:
+    game = await started(sessions, clock, fake, bot, humans=3)
+    await game.play_to_end()
+    sent = [m for n in range(3) for m in game.fake.history(user(n).id) if m.from_bot and m.version == 0]
+    assert any(m.silent and "You had no other move" in m.text for m in sent)
+    for message in sent:  # what notifies asks to act, or tells the end
+        if not message.silent:
+            assert any(word in message.text for word in ("Your turn", "Swap phase", "Game over")), message.text
