@@ -127,7 +127,8 @@ def setting_problem(exc: ValidationError) -> str:
     """The first wrong setting, named as its environment variable (its value is not repeated)."""
     error = exc.errors()[0]
     name = ".".join(str(part) for part in error["loc"]).upper() or "a setting"
-    return f"{name}: {error['msg']}"
+    reason = error.get("ctx", {}).get("error") if error["type"] == "value_error" else None
+    return f"{name}: {reason or error['msg']}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
