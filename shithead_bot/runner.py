@@ -12,7 +12,7 @@ import sys
 
 from persistence.migrate import SchemaOutOfDateError, require_current, upgrade
 from shithead_bot.config import Settings
-from shithead_bot.redact import install_redaction
+from shithead_bot.redact import guard_stderr
 
 # What @BotFather hands out: the bot's id, a colon, then letters, digits, - and _.
 TOKEN_SHAPE = re.compile(r"\d+:[A-Za-z0-9_-]+")
@@ -69,7 +69,7 @@ def run(settings: Settings, *, migrate: bool = True) -> int:
     if settings.telegram_bot_token is None or not settings.telegram_bot_token.get_secret_value().strip():
         return fail("no bot token: set TELEGRAM_BOT_TOKEN or pass --token (get one from @BotFather)")
     token = settings.telegram_bot_token.get_secret_value().strip()
-    install_redaction(*secrets_of(token))
+    redact = guard_stderr(*secrets_of(token)).redact  # whatever a library's error text quotes
     problem = token_problem(token)
     if problem:
         return fail(problem)
@@ -81,8 +81,8 @@ def run(settings: Settings, *, migrate: bool = True) -> int:
     except SchemaOutOfDateError as exc:
         return fail(str(exc))
     except Exception as exc:  # an unreachable or broken database: say so in one line
-        return fail(database_problem(exc))
+        return fail(redact(database_problem(exc)))
     from shithead_bot.telegram.app import run_bot  # the Telegram side, only when it is needed
 
     problem = run_bot(settings, token)
-    return fail(problem) if problem else 0
+    return fail(redact(problem)) if problem else 0

@@ -4,7 +4,10 @@ repeat it, and every failure line, log line and ``config`` line is free of the t
 
 from __future__ import annotations
 
+import os
 import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -86,3 +89,53 @@ def test_a_refused_url_is_one_line_naming_the_setting(tmp_path: Path) -> None:
 def test_a_url_without_bot_is_completed(given: str, used: str) -> None:
     assert Settings(telegram_api_url=given).telegram_api_url == used
 
+
+def test_a_failure_line_that_quotes_the_token_is_redacted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Whatever a library puts in its error text, the line on stderr hides the token."""
+    import logging
+
+    from shithead_bot import runner
+
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)  # run() installs its own: undo it after
+    monkeypatch.setattr(logging, "captureWarnings", lambda capture: None)
+    from shithead_bot.telegram import app
+
+    monkeypatch.setattr(app, "run_bot", lambda settings, token: f"cannot reach it: bad URL …/bot{token}/getMe")
+    database = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
+    settings = Settings(telegram_bot_token=TOKEN, database_url=database)  # type: ignore[arg-type]
+    assert runner.run(settings) == 2
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last == "shithead-bot: cannot reach it: bad URL …/bot<redacted>/getMe"
+
+
+def test_an_uncaught_exception_quoting_the_token_is_redacted(tmp_path: Path) -> None:
+    """A traceback on stderr (a bug, not a failure the bot foresaw) hides the token too."""
+    script = (
+        "from shithead_bot.telegram import app\n"
+        "def boom(settings, token):\n"
+        "    raise RuntimeError(f'GET /bot{token}/getMe failed')\n"
+        "app.run_bot = boom\n"
+        "from shithead_bot.cli import main\n"
+        "main(['run'])\n"
+    )
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "TELEGRAM_BOT_TOKEN": TOKEN,
+        "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=False, cwd=ROOT, env=env, timeout=120
+    )
+    assert done.returncode == 1
+    assert "RuntimeError: GET /bot<redacted>/getMe failed" in done.stderr
+    assert SECRET not in done.stderr
+
+
+def test_config_hides_the_token_wherever_it_is_pasted(tmp_path: Path) -> None:
+    env = {"TELEGRAM_BOT_TOKEN": TOKEN, "WEBHOOK_URL": f"https://bot.example.org/{TOKEN}"}
+    done = cli("config", env=env, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "WEBHOOK_URL=https://bot.example.org/<redacted>  (env)" in done.stdout.splitlines()
+    assert SECRET not in done.stdout
