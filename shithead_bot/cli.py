@@ -109,11 +109,15 @@ def _migrate(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     try:
+        before = current_revision(settings.database_url)
         upgrade(settings.database_url)
-        revision = current_revision(settings.database_url)
+        after = current_revision(settings.database_url)
     except Exception as exc:  # a broken URL or a server that does not answer: one line, like `run`
         return fail(database_problem(exc))
-    print(f"database at revision {revision}")
+    if before == after:
+        print(f"database already at {after}, the newest revision: nothing to do")
+    else:
+        print(f"database upgraded from {before or 'nothing'} to {after}")
     return 0
 
 

@@ -6,7 +6,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from persistence.migrate import current_revision, head_revision
+from alembic.script import ScriptDirectory
+
+from persistence.migrate import alembic_config, current_revision, head_revision, upgrade
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,8 +39,21 @@ def test_migrate_brings_an_empty_file_to_the_head(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'new.db'}"
     done = run("migrate", "--database-url", url, env={})
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == f"database at revision {head_revision()}"
+    assert done.stdout.strip() == f"database upgraded from nothing to {head_revision()}"
     assert current_revision(url) == head_revision()
+    again = run("migrate", "--database-url", url, env={})
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.strip() == f"database already at {head_revision()}, the newest revision: nothing to do"
+
+
+def test_migrate_says_from_which_revision_it_upgraded(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'old.db'}"
+    older = ScriptDirectory.from_config(alembic_config(url)).get_revision(head_revision()).down_revision
+    assert isinstance(older, str)
+    upgrade(url, older)
+    done = run("migrate", env={"DATABASE_URL": url})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"database upgraded from {older} to {head_revision()}"
 
 
 def test_a_missing_token_is_one_line(tmp_path: Path) -> None:
