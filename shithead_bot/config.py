@@ -8,7 +8,7 @@ from urllib.parse import urlsplit, urlunsplit
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from persistence.db import DEFAULT_URL
+from persistence.db import DEFAULT_URL, async_url
 
 TELEGRAM_API_URL = "https://api.telegram.org/bot"
 TOKEN_LIKE = re.compile(r"\d+:[A-Za-z0-9_-]")  # a bot id and a colon, then the secret
@@ -71,3 +71,8 @@ class Settings(BaseSettings):
     @classmethod
     def _bot_api_url(cls, value: str) -> str:
         return bot_api_url(value)
+
+    @field_validator("database_url")
+    @classmethod
+    def _async_database_url(cls, value: str) -> str:
+        return async_url(value)
