@@ -56,7 +56,7 @@ def _run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--api-url", help="Bot API base URL (default: $TELEGRAM_API_URL or Telegram's)")
     p.add_argument("--database-url", help="default: $DATABASE_URL or sqlite+aiosqlite:///shithead.db")
     p.add_argument("--webhook-url", help="public URL Telegram posts updates to; polling if not given")
-    p.add_argument("--listen", help="webhook mode: address to listen on (default 0.0.0.0)")
+    p.add_argument("--listen", help="address to listen on (default 0.0.0.0 with a webhook, 127.0.0.1 when polling)")
     p.add_argument("--port", type=int, help="webhook mode: port to listen on (default 8443)")
     p.add_argument("--secret-token", help="webhook mode: the X-Telegram-Bot-Api-Secret-Token to require")
     p.add_argument("--metrics-port", type=int, help="polling mode: serve /healthz and /metrics on this port")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit, urlunsplit
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from persistence.db import DEFAULT_URL, async_url
@@ -44,7 +44,9 @@ class Settings(BaseSettings):
     telegram_api_url: str = Field(default=TELEGRAM_API_URL, description="Bot API base URL (a self-hosted or fake one)")
     database_url: str = Field(default=DEFAULT_URL, description="sqlite+aiosqlite:///file.db or postgresql+asyncpg://…")
     webhook_url: str | None = Field(default=None, description="public HTTPS URL for webhook mode; polling if unset")
-    listen: str = Field(default="0.0.0.0", description="webhook mode: address to listen on")
+    listen: str = Field(
+        default="", description="address to listen on; default 0.0.0.0 for a webhook, 127.0.0.1 for polling's /metrics"
+    )
     port: int = Field(default=8443, description="webhook mode: port to listen on")
     secret_token: SecretStr | None = Field(default=None, description="webhook mode: X-Telegram-Bot-Api-Secret-Token")
     metrics_port: int | None = Field(default=None, description="polling mode: serve /healthz and /metrics on this port")
@@ -76,3 +78,11 @@ class Settings(BaseSettings):
     @classmethod
     def _async_database_url(cls, value: str) -> str:
         return async_url(value)
+
+    @model_validator(mode="after")
+    def _listen_by_mode(self) -> Settings:
+        """Unset: everywhere for a webhook (Telegram must reach it), this machine only for the
+        health check and metrics of a polling bot."""
+        if not self.listen.strip():
+            self.listen = "0.0.0.0" if self.webhook_url else "127.0.0.1"
+        return self
