@@ -37,6 +37,14 @@ def configure_logging(level: str) -> None:
         logging.getLogger(name).setLevel(max(floor, logging.getLogger().level))
 
 
+def engine_kind() -> str:
+    """Which engine runs: the one mypyc compiled at install time, or plain Python (same games, slower)."""
+    from engine.native import COMPILED, compiled_modules
+
+    found = compiled_modules()
+    return f"compiled by mypyc ({len(found)} of {len(COMPILED)} modules)" if found else "plain Python"
+
+
 def fail(message: str) -> int:
     print(f"shithead-bot: {message}", file=sys.stderr)
     return 2
@@ -83,6 +91,8 @@ def run(settings: Settings, *, migrate: bool = True) -> int:
     except Exception as exc:  # an unreachable or broken database: say so in one line
         return fail(redact(database_problem(exc)))
     from shithead_bot.telegram.app import run_bot  # the Telegram side, only when it is needed
+
+    logging.getLogger("shithead_bot").info("engine: %s", engine_kind())
 
     problem = run_bot(settings, token)
     return fail(redact(problem)) if problem else 0

@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from alembic.script import ScriptDirectory
 
 from persistence.migrate import alembic_config, current_revision, head_revision, upgrade
@@ -62,3 +63,26 @@ def test_a_missing_token_is_one_line(tmp_path: Path) -> None:
     assert done.stderr.strip().splitlines() == [
         "shithead-bot: no bot token: set TELEGRAM_BOT_TOKEN or pass --token (get one from @BotFather)"
     ]
+
+
+def test_run_logs_which_engine_it_uses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The start-up log says whether the engine is the compiled one (how an operator checks an image)."""
+    import logging
+    import sys
+
+    from engine.native import COMPILED, compiled_modules
+    from shithead_bot import runner
+    from shithead_bot.config import Settings
+    from shithead_bot.telegram import app
+
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)
+    monkeypatch.setattr(logging, "captureWarnings", lambda capture: None)
+    monkeypatch.setattr(app, "run_bot", lambda settings, token: None)
+    caplog.set_level("INFO")
+    database = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
+    assert runner.run(Settings(telegram_bot_token="123456:AAE-test-token", database_url=database)) == 0  # type: ignore[arg-type]
+    found = len(compiled_modules())
+    expected = f"engine: compiled by mypyc ({found} of {len(COMPILED)} modules)" if found else "engine: plain Python"
+    assert expected in caplog.messages
