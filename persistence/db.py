@@ -6,6 +6,9 @@
 * ``postgresql+asyncpg://…``: a connection pool, pinged before use so a dropped connection is
   replaced; use cases lock their game row ``FOR UPDATE``.
 
+A URL in the form PostgreSQL's tools print (``postgresql://``, ``postgres://``, ``?sslmode=…``) or
+named for another driver is mapped to the async one (:func:`async_url`).
+
 Statement parameters are never put into errors or logs (``hide_parameters``): they include engine
 snapshots, whose deal seed would reveal every hidden card.
 """
@@ -18,10 +21,29 @@ from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 DEFAULT_URL = "sqlite+aiosqlite:///shithead.db"
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+ASYNC_DRIVERS = {"postgresql": "postgresql+asyncpg", "postgres": "postgresql+asyncpg", "sqlite": "sqlite+aiosqlite"}
+
+
+def async_url(url: str) -> str:
+    """``url`` with the async driver this project uses: ``postgresql://``, ``postgres://``,
+    ``postgresql+psycopg://``… become ``postgresql+asyncpg://`` (libpq's ``sslmode`` becoming
+    asyncpg's ``ssl``), ``sqlite://`` becomes ``sqlite+aiosqlite://``. Anything else is left as given."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:  # not a URL: opening it says so, in the words of whoever opens it
+        return url
+    driver = ASYNC_DRIVERS.get(parsed.drivername.split("+")[0])
+    if driver is None or parsed.drivername == driver:
+        return url
+    parsed = parsed.set(drivername=driver)
+    if driver == "postgresql+asyncpg" and "sslmode" in parsed.query:
+        parsed = parsed.update_query_dict({"ssl": parsed.query["sslmode"]}).difference_update_query(["sslmode"])
+    return parsed.render_as_string(hide_password=False)
 
 
 def is_sqlite(url: str) -> bool:
@@ -30,6 +52,7 @@ def is_sqlite(url: str) -> bool:
 
 def make_engine(url: str = DEFAULT_URL, *, echo: bool = False, pool_size: int = 10) -> AsyncEngine:
     """An async engine for ``url``, with the SQLite settings above when it is SQLite."""
+    url = async_url(url)
     if is_sqlite(url):
         engine = create_async_engine(url, echo=echo, hide_parameters=True)
         _configure_sqlite(engine)

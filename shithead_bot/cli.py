@@ -56,7 +56,7 @@ def _run_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--api-url", help="Bot API base URL (default: $TELEGRAM_API_URL or Telegram's)")
     p.add_argument("--database-url", help="default: $DATABASE_URL or sqlite+aiosqlite:///shithead.db")
     p.add_argument("--webhook-url", help="public URL Telegram posts updates to; polling if not given")
-    p.add_argument("--listen", help="webhook mode: address to listen on (default 0.0.0.0)")
+    p.add_argument("--listen", help="address to listen on (default 0.0.0.0 with a webhook, 127.0.0.1 when polling)")
     p.add_argument("--port", type=int, help="webhook mode: port to listen on (default 8443)")
     p.add_argument("--secret-token", help="webhook mode: the X-Telegram-Bot-Api-Secret-Token to require")
     p.add_argument("--metrics-port", type=int, help="polling mode: serve /healthz and /metrics on this port")
@@ -109,11 +109,15 @@ def _migrate(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     try:
+        before = current_revision(settings.database_url)
         upgrade(settings.database_url)
-        revision = current_revision(settings.database_url)
+        after = current_revision(settings.database_url)
     except Exception as exc:  # a broken URL or a server that does not answer: one line, like `run`
         return fail(database_problem(exc))
-    print(f"database at revision {revision}")
+    if before == after:
+        print(f"database already at {after}, the newest revision: nothing to do")
+    else:
+        print(f"database upgraded from {before or 'nothing'} to {after}")
     return 0
 
 
@@ -127,7 +131,8 @@ def setting_problem(exc: ValidationError) -> str:
     """The first wrong setting, named as its environment variable (its value is not repeated)."""
     error = exc.errors()[0]
     name = ".".join(str(part) for part in error["loc"]).upper() or "a setting"
-    return f"{name}: {error['msg']}"
+    reason = error.get("ctx", {}).get("error") if error["type"] == "value_error" else None
+    return f"{name}: {reason or error['msg']}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,4 +1,4 @@
-"""The data commands of ``shithead-bot``: ``backup``, ``export``, ``replay`` and ``ratings``.
+"""The data commands of ``shithead-bot``: ``backup``, ``restore``, ``export``, ``replay`` and ``ratings``.
 Every read goes through the game service; every failure is one line and exit code 2."""
 
 from __future__ import annotations
@@ -25,6 +25,11 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p = sub.add_parser("backup", help="copy the database (SQLite); for PostgreSQL, print the pg_dump line")
     p.add_argument("file", type=Path, help="the new file to write")
     p.add_argument("--database-url", help=url_help)
+    p = sub.add_parser(
+        "restore", help="put a backup back (SQLite; stop the bot first); for PostgreSQL, print the pg_restore line"
+    )
+    p.add_argument("file", type=Path, help="a file written by `shithead-bot backup` (or pg_dump --format=custom)")
+    p.add_argument("--database-url", help=url_help)
     p = sub.add_parser("export", help="print a game as JSON: rules, players, moves (the seed once it is over)")
     p.add_argument("game_id", type=int)
     p.add_argument("--database-url", help=url_help)
@@ -39,6 +44,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 def commands(settings_of: SettingsOf) -> dict[str, Command]:
     return {
         "backup": lambda args: _backup(settings_of(args), args.file),
+        "restore": lambda args: _restore(settings_of(args), args.file),
         "export": lambda args: _with_service(settings_of(args), lambda s: _export(s, args.game_id)),
         "replay": lambda args: _replay(args.file),
         "ratings": lambda args: _with_service(settings_of(args), lambda s: _ratings(s, args.rebuild, args.chat)),
@@ -108,6 +114,19 @@ def _backup(settings: Settings, file: Path) -> int:
         return fail(str(exc))
     except Exception as exc:  # sqlite3 errors: a file that is not a database, a full disk
         return fail(f"backup failed: {type(exc).__name__}: {exc}".splitlines()[0])
+    return 0
+
+
+def _restore(settings: Settings, file: Path) -> int:
+    from persistence.backup import BackupError, restore
+    from shithead_bot.runner import fail
+
+    try:
+        print(restore(settings.database_url, file))
+    except BackupError as exc:
+        return fail(str(exc))
+    except Exception as exc:  # sqlite3 errors: a database in use, a full disk
+        return fail(f"restore failed: {type(exc).__name__}: {exc}".splitlines()[0])
     return 0
 
 

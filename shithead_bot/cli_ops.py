@@ -62,9 +62,14 @@ def sources(env_file: Path = Path(".env")) -> Callable[[str], str]:
 
 
 def _config(settings: Settings) -> int:
+    from shithead_bot.redact import RedactSecrets
+    from shithead_bot.runner import secrets_of
+
+    token = settings.telegram_bot_token.get_secret_value().strip() if settings.telegram_bot_token else ""
+    redact = RedactSecrets(secrets_of(token) if token else ()).redact  # a token pasted into another setting
     source = sources()
     for name in Settings.model_fields:
-        print(f"{name.upper()}={shown(name, getattr(settings, name))}  ({source(name)})")
+        print(redact(f"{name.upper()}={shown(name, getattr(settings, name))}  ({source(name)})"))
     return 0
 
 

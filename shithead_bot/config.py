@@ -2,12 +2,39 @@
 
 from __future__ import annotations
 
-from pydantic import Field, SecretStr
+import re
+from urllib.parse import urlsplit, urlunsplit
+
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from persistence.db import DEFAULT_URL
+from persistence.db import DEFAULT_URL, async_url
 
 TELEGRAM_API_URL = "https://api.telegram.org/bot"
+TOKEN_LIKE = re.compile(r"\d+:[A-Za-z0-9_-]")  # a bot id and a colon, then the secret
+
+
+def bot_api_url(given: str) -> str:
+    """The base URL the token and each method are appended to, so it ends with ``/bot``: added when
+    missing (``https://api.telegram.org`` works), Telegram's when empty. A URL that cannot be one
+    is refused with a reason that does not repeat it: it may hold the token."""
+    text = given.strip()
+    if not text:
+        return TELEGRAM_API_URL
+    try:
+        parts = urlsplit(text)
+        host, _ = parts.hostname, parts.port  # .port refuses a port that is not a number
+    except ValueError:
+        raise ValueError(f"not a URL (Telegram's is {TELEGRAM_API_URL})") from None
+    if parts.scheme not in ("http", "https") or not host:
+        raise ValueError(f"needs http:// or https:// and a host (Telegram's is {TELEGRAM_API_URL})")
+    if parts.query or parts.fragment:
+        raise ValueError("must end with its path, no ?query or #fragment: the token and the method follow it")
+    if TOKEN_LIKE.search(parts.path):
+        raise ValueError("must not hold the bot token: give the token as TELEGRAM_BOT_TOKEN only")
+    path = parts.path.rstrip("/")
+    path = path if path.endswith("/bot") else path + "/bot"
+    return urlunsplit((parts.scheme, parts.netloc, path, "", ""))
 
 
 class Settings(BaseSettings):
@@ -17,7 +44,9 @@ class Settings(BaseSettings):
     telegram_api_url: str = Field(default=TELEGRAM_API_URL, description="Bot API base URL (a self-hosted or fake one)")
     database_url: str = Field(default=DEFAULT_URL, description="sqlite+aiosqlite:///file.db or postgresql+asyncpg://…")
     webhook_url: str | None = Field(default=None, description="public HTTPS URL for webhook mode; polling if unset")
-    listen: str = Field(default="0.0.0.0", description="webhook mode: address to listen on")
+    listen: str = Field(
+        default="", description="address to listen on; default 0.0.0.0 for a webhook, 127.0.0.1 for polling's /metrics"
+    )
     port: int = Field(default=8443, description="webhook mode: port to listen on")
     secret_token: SecretStr | None = Field(default=None, description="webhook mode: X-Telegram-Bot-Api-Secret-Token")
     metrics_port: int | None = Field(default=None, description="polling mode: serve /healthz and /metrics on this port")
@@ -39,3 +68,21 @@ class Settings(BaseSettings):
     table_edit_seconds: float = Field(
         default=3.0, description="edit a group's table at most this often (Telegram allows ~20 posts a minute)"
     )
+
+    @field_validator("telegram_api_url")
+    @classmethod
+    def _bot_api_url(cls, value: str) -> str:
+        return bot_api_url(value)
+
+    @field_validator("database_url")
+    @classmethod
+    def _async_database_url(cls, value: str) -> str:
+        return async_url(value)
+
+    @model_validator(mode="after")
+    def _listen_by_mode(self) -> Settings:
+        """Unset: everywhere for a webhook (Telegram must reach it), this machine only for the
+        health check and metrics of a polling bot."""
+        if not self.listen.strip():
+            self.listen = "0.0.0.0" if self.webhook_url else "127.0.0.1"
+        return self

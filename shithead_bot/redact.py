@@ -5,6 +5,9 @@ other secret given) in every record's message, arguments and traceback, at every
 from __future__ import annotations
 
 import logging
+import sys
+import traceback
+from types import TracebackType
 
 MASK = "<redacted>"
 
@@ -45,4 +48,17 @@ def install_redaction(*secrets: str, logger: logging.Logger | None = None) -> Re
     for handler in target.handlers:
         if not any(isinstance(f, RedactSecrets) and f.secrets == found.secrets for f in handler.filters):
             handler.addFilter(found)
+    return found
+
+
+def guard_stderr(*secrets: str) -> RedactSecrets:
+    """Redact the log (as :func:`install_redaction`) and also a traceback Python prints on stderr
+    for an exception nobody caught; returns the filter, whose ``redact`` cleans any other line."""
+    found = install_redaction(*secrets)
+    logging.captureWarnings(True)  # warnings go through the log handlers, hence the filter
+
+    def excepthook(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
+        sys.stderr.write(found.redact("".join(traceback.format_exception(kind, value, tb))))
+
+    sys.excepthook = excepthook
     return found

@@ -12,7 +12,7 @@ import sys
 
 from persistence.migrate import SchemaOutOfDateError, require_current, upgrade
 from shithead_bot.config import Settings
-from shithead_bot.redact import install_redaction
+from shithead_bot.redact import guard_stderr
 
 # What @BotFather hands out: the bot's id, a colon, then letters, digits, - and _.
 TOKEN_SHAPE = re.compile(r"\d+:[A-Za-z0-9_-]+")
@@ -35,6 +35,14 @@ def configure_logging(level: str) -> None:
     logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s", level=level.upper())
     for name, floor in QUIET_LIBRARIES.items():
         logging.getLogger(name).setLevel(max(floor, logging.getLogger().level))
+
+
+def engine_kind() -> str:
+    """Which engine runs: the one mypyc compiled at install time, or plain Python (same games, slower)."""
+    from engine.native import COMPILED, compiled_modules
+
+    found = compiled_modules()
+    return f"compiled by mypyc ({len(found)} of {len(COMPILED)} modules)" if found else "plain Python"
 
 
 def fail(message: str) -> int:
@@ -69,7 +77,7 @@ def run(settings: Settings, *, migrate: bool = True) -> int:
     if settings.telegram_bot_token is None or not settings.telegram_bot_token.get_secret_value().strip():
         return fail("no bot token: set TELEGRAM_BOT_TOKEN or pass --token (get one from @BotFather)")
     token = settings.telegram_bot_token.get_secret_value().strip()
-    install_redaction(*secrets_of(token))
+    redact = guard_stderr(*secrets_of(token)).redact  # whatever a library's error text quotes
     problem = token_problem(token)
     if problem:
         return fail(problem)
@@ -81,8 +89,10 @@ def run(settings: Settings, *, migrate: bool = True) -> int:
     except SchemaOutOfDateError as exc:
         return fail(str(exc))
     except Exception as exc:  # an unreachable or broken database: say so in one line
-        return fail(database_problem(exc))
+        return fail(redact(database_problem(exc)))
     from shithead_bot.telegram.app import run_bot  # the Telegram side, only when it is needed
 
+    logging.getLogger("shithead_bot").info("engine: %s", engine_kind())
+
     problem = run_bot(settings, token)
-    return fail(problem) if problem else 0
+    return fail(redact(problem)) if problem else 0

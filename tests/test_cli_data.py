@@ -225,3 +225,20 @@ def test_run_takes_the_metrics_port_the_readme_names() -> None:
 
     args = parser().parse_args(["run", "--metrics-port", "9090"])
     assert _settings(args).metrics_port == 9090
+
+
+@pytest.mark.parametrize(
+    ("env", "address"),
+    [
+        ({}, "127.0.0.1"),  # polling: /healthz and /metrics for this machine only
+        ({"WEBHOOK_URL": "https://bot.example.org/telegram"}, "0.0.0.0"),  # Telegram must reach it
+        ({"LISTEN": "0.0.0.0"}, "0.0.0.0"),
+        ({"LISTEN": "10.0.0.5", "WEBHOOK_URL": "https://bot.example.org/telegram"}, "10.0.0.5"),
+    ],
+)
+def test_the_listen_address_by_mode(env: dict[str, str], address: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from shithead_bot.config import Settings
+
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert Settings(_env_file=None).listen == address  # type: ignore[call-arg]

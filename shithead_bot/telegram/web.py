@@ -60,6 +60,19 @@ async def check_health(ctx: BotContext, metrics: Metrics, settings: Settings) ->
     return Health(all(check["ok"] for check in checks.values()), checks)
 
 
+def parse_update(body: str, application: Application) -> Update | None:
+    """The update a webhook body holds; None for anything else — text that is not JSON, JSON nested
+    deeper than Python recurses, JSON that is not an object with an integer ``update_id``, or an
+    object PTB cannot read as an update."""
+    try:
+        data = json.loads(body)
+        if not isinstance(data, dict) or type(data.get("update_id")) is not int:
+            return None
+        return Update.de_json(data, application.bot)
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+        return None
+
+
 class WebServer:
     def __init__(self, application: Application, settings: Settings, *, webhook_path: str | None, secret: str | None):
         self.application = application
@@ -107,10 +120,8 @@ class WebServer:
         if self.secret is not None and not hmac.compare_digest(given.encode(), self.secret.encode()):
             log.warning("webhook: a request without the right secret token was refused")
             return web.Response(status=403)
-        try:
-            data = json.loads(await request.text())
-            update = Update.de_json(data, self.application.bot)
-        except (ValueError, TypeError, KeyError):
+        update = parse_update(await request.text(), self.application)
+        if update is None:
             log.warning("webhook: a request that is not an update was refused")
             return web.Response(status=400)
         await self.application.update_queue.put(update)

@@ -127,3 +127,17 @@ async def test_sigterm_finishes_the_update_in_hand_and_exits_0(
     assert "stopped" in bot.log_text
     turns_after = {p.user_id: len([m for m in p.private() if asks_to_act(m.text)]) for p in duo}
     assert turns_after != turns_before or mover.live_message() is not None  # the move's notices went out
+
+
+async def test_polling_serves_health_and_metrics_on_this_machine_only_by_default(
+    fake: FakeTelegram, database_url: str
+) -> None:
+    port = free_port()
+    bot = BotProcess(fake, database_url, extra_env={"METRICS_PORT": str(port)})
+    await bot.start()
+    try:
+        status, _ = await get(f"http://127.0.0.1:{port}/healthz")
+        assert status == 200
+    finally:
+        await bot.stop()
+    assert f"listening on 127.0.0.1:{port} (health, metrics)" in bot.log_text

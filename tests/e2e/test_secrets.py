@@ -44,3 +44,15 @@ async def test_a_webhook_without_secret_token_derives_one_and_says_so(fake: Fake
     assert "webhook: no SECRET_TOKEN set, so requests must carry a secret derived from the bot token" in worker.log_text
     assert secret not in worker.log_text
     assert fake.token not in worker.log_text
+
+
+async def test_an_api_url_without_bot_is_completed(fake: FakeTelegram, database_url: str) -> None:
+    """``TELEGRAM_API_URL=http://host:port`` (as one writes a self-hosted Bot API server's address)
+    reaches the server's ``/bot<token>/…`` methods, and no line says the token."""
+    bot = BotProcess(fake, database_url, extra_env={"TELEGRAM_API_URL": fake.base_url.removesuffix("/bot")})
+    await bot.start()  # returns once the bot polls getUpdates
+    try:
+        assert fake.calls_of("getMe")
+    finally:
+        await bot.stop()
+    assert fake.token.partition(":")[2] not in bot.log_text
