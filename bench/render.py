@@ -70,7 +70,7 @@ def position(seats: int, seed: int = 3, steps: int = 0, preset: str = "standard"
 def info_for(state: GameState, log: list[Event], title: str) -> TableInfo:
     names = names_for(state.seats)
     narrator = Narrator(names, state.rules)  # type: ignore[attr-defined]
-    return TableInfo(names, title=title, deadline="23 h left", actions=narrator.lines(log)[-3:])
+    return TableInfo(names, title=title, deadline="until Tue 18:00 UTC", actions=narrator.lines(log)[-3:])
 
 
 def measure(seats: int, repeats: int) -> dict[str, object]:

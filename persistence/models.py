@@ -60,6 +60,9 @@ class Chat(SQLModel, table=True):
         sa_column_kwargs={"server_default": text("'picture'")},
         description="the group's table message: picture or text",
     )
+    timezone: str | None = Field(
+        default=None, max_length=64, description="IANA time zone of the deadline on the table picture; None: UTC"
+    )
     bot_present: bool = Field(default=True)
     migrated_to: int | None = Field(default=None, sa_type=BigInteger)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)

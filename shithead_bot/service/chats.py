@@ -13,6 +13,7 @@ from persistence.models import Chat
 from shithead_bot.service.autoplay import Autoplay
 from shithead_bot.service.errors import GameNotFoundError
 from shithead_bot.service.lobby import rules_for
+from shithead_bot.service.schedule import iana_zone
 from shithead_bot.service.snapshot import ACTIVE, TABLE_STYLES, ChatSnapshot
 from shithead_bot.service.turns import pause
 from shithead_bot.service.unit import Core, Result, UserInfo
@@ -28,6 +29,7 @@ CHAT_SETTINGS = frozenset(
         "max_timeouts",
         "deadlines_skip_quiet",
         "language",
+        "timezone",
     }
 )
 
@@ -94,6 +96,8 @@ async def update_chat(core: Core, chat_id: int, **settings: object) -> ChatSnaps
                 raise ValueError(f"no chat setting {key!r}")
             if key == "table_style" and value not in TABLE_STYLES:
                 raise ValueError(f"the table is {' or '.join(TABLE_STYLES)}, not {value!r}")
+            if key == "timezone" and value is not None:
+                value = iana_zone(str(value))  # SettingError (a ValueError) when it is not one
             setattr(chat, key, value)
         chat.updated_at = core.clock()
         return ChatSnapshot.of(chat)

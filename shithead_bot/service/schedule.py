@@ -11,7 +11,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from functools import cache
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 DEFAULT_TURN = 24 * 3600
 DEFAULT_REMINDERS = ("50%", "1h")
@@ -54,6 +55,23 @@ def reminder_offsets(turn_seconds: int, reminders: Sequence[str] | None) -> list
 def grace(turn_seconds: int, fraction: float, minimum: int) -> timedelta:
     """A deadline that passed while no worker was watching gets this much extra time."""
     return timedelta(seconds=max(minimum, int(turn_seconds * fraction)))
+
+
+NOT_ZONES = frozenset({"localtime", "posixrules", "Factory"})  # files of the system's tz folder, not zones
+
+
+@cache
+def _zones_by_lower_name() -> dict[str, str]:
+    return {name.lower(): name for name in available_timezones() - NOT_ZONES}
+
+
+def iana_zone(text: str) -> str:
+    """An IANA time zone's name as the tz database spells it (``europe/paris`` -> ``Europe/Paris``);
+    SettingError for anything else (paths, offsets, city names alone)."""
+    name = _zones_by_lower_name().get(text.strip().lower())
+    if name is None:
+        raise SettingError(f"{text[:20]!r} is not a time zone (try Europe/Paris, America/New_York, UTC)")
+    return name
 
 
 @dataclass(frozen=True)

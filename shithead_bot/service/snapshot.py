@@ -75,6 +75,12 @@ class ChatSnapshot:
     deadlines_skip_quiet: bool = False
     language: str | None = None
     table_style: str = "picture"
+    timezone: str | None = None  # IANA name: the table picture's clock times; None: UTC
+
+    @property
+    def zone(self) -> str:
+        """The chat's time zone, UTC unless it chose one."""
+        return self.timezone or "UTC"
 
     @property
     def table_is_picture(self) -> bool:
@@ -96,6 +102,7 @@ class ChatSnapshot:
             chat.deadlines_skip_quiet,
             chat.language,
             chat.table_style,
+            chat.timezone,
         )
 
 

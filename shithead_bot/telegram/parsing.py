@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine import GAME_KINDS, PRESETS
-from shithead_bot.service.schedule import QuietHours, SettingError, parse_duration
+from shithead_bot.service.schedule import QuietHours, SettingError, iana_zone, parse_duration
 from shithead_bot.telegram.render.levels import level_words
 
 __all__ = [
@@ -24,6 +24,7 @@ __all__ = [
     "parse_quiet_hours",
     "parse_reminders",
     "parse_timeouts",
+    "parse_timezone",
     "parse_turn_time",
     "turn_text",
 ]
@@ -57,6 +58,12 @@ def parse_turn_time(text: str) -> int | None:
     if key not in TURN_CHOICES:
         raise SettingError(f"{text[:20]!r}: choose one of {', '.join(TURN_CHOICES)}")
     return TURN_CHOICES[key]
+
+
+def parse_timezone(text: str) -> str | None:
+    """A chat's time zone, an IANA name (``Europe/Paris``); ``UTC`` is the default: None."""
+    zone = iana_zone(text)
+    return None if zone == "UTC" else zone
 
 
 def parse_reminders(items: Sequence[str]) -> list[str]:

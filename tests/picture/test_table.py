@@ -109,13 +109,13 @@ def test_whose_turn_is_highlighted_with_the_deadline() -> None:
     state = shithead(4, 40)
     view = state.view(None)
     assert view.to_act is not None
-    picture = render_table(view, TableInfo(names(4), deadline="23 h left"))
+    picture = render_table(view, TableInfo(names(4), deadline="until Tue 18:00 UTC"))
     (highlight,) = picture.items("highlight")
     assert highlight.seat == view.to_act
     assert highlight.box == picture.items("seat", seat=view.to_act)[0].box
     (turn,) = picture.items("status", role="turn")
     assert turn.seat == view.to_act
-    assert turn.what == "▶ to play · 23 h left"
+    assert turn.what == "▶ to play · until Tue 18:00 UTC"
     other = (view.to_act + 1) % 4
     moved = render_table(view, TableInfo(names(4), turn=other))
     assert [item.seat for item in moved.items("highlight")] == [other]
@@ -124,11 +124,11 @@ def test_whose_turn_is_highlighted_with_the_deadline() -> None:
 def test_swap_phase_shows_who_is_ready_the_deadline_and_no_highlight() -> None:
     state = new_game("shithead", PRESETS["standard"], 3, 1)
     state.apply(1, "r")
-    picture = render_table(state.view(None), TableInfo(names(3), deadline="23 h left"))
+    picture = render_table(state.view(None), TableInfo(names(3), deadline="until Tue 18:00 UTC"))
     status = {item.seat: item.what for item in picture.items("status")}
     assert status == {0: "swapping", 1: "✓ ready", 2: "swapping"}
     assert picture.items("highlight") == []
-    assert "Swap phase · 23 h left" in [item.what for item in picture.items("text")]
+    assert "Swap phase · until Tue 18:00 UTC" in [item.what for item in picture.items("text")]
 
 
 def test_who_is_out_and_in_which_place() -> None:
@@ -198,7 +198,7 @@ def test_a_view_with_a_hand_cannot_be_passed_even_built_by_hand() -> None:
 
 def neighbor(seats: int, steps: int, seed: int = 2) -> Picture:
     state = play(new_game("neighbor", NeighborRules(), seats, seed), steps, seed)
-    return render_table(state.view(None), TableInfo(names(seats), deadline="5 h left"))
+    return render_table(state.view(None), TableInfo(names(seats), deadline="until Mon 17:00 UTC"))
 
 
 def test_neighbor_shows_lives_as_hearts_the_dealer_and_a_back_per_player() -> None:

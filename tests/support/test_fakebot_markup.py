@@ -110,3 +110,74 @@ def test_command_entities_use_utf16_offsets() -> None:
     ]
     assert utf16_len("🂡") == 2
     assert command_entities("a/b") == []
+
+
+# ------------------------------------------------------------------------- <tg-time>: date_time entities
+
+
+@pytest.mark.parametrize(
+    ("source", "text", "entities"),
+    [
+        (
+            '⏳ <tg-time unix="1767225600" format="r">in 1 h</tg-time>',
+            "⏳ in 1 h",
+            [{"type": "date_time", "offset": 2, "length": 6, "unix_time": 1767225600, "date_time_format": "r"}],
+        ),
+        (
+            "<b><tg-time  format = 'wDT'  unix = '1767225600'>Thu 00:00 UTC</tg-time></b>",
+            "Thu 00:00 UTC",
+            [
+                {"type": "date_time", "offset": 0, "length": 13, "unix_time": 1767225600, "date_time_format": "wDT"},
+                {"type": "bold", "offset": 0, "length": 13},
+            ],
+        ),
+        (
+            "<tg-time unix=1767225600>1 Jan</tg-time>",
+            "1 Jan",
+            [
+                {"type": "date_time", "offset": 0, "length": 5, "unix_time": 1767225600},
+            ],
+        ),
+        (
+            '<tg-time unix="1767225600" format="">x</tg-time>',
+            "x",
+            [
+                {"type": "date_time", "offset": 0, "length": 1, "unix_time": 1767225600},
+            ],
+        ),
+        ('<tg-time unix="1767225600" format="r"></tg-time>', "", []),
+    ],
+)
+def test_a_time_tag_is_a_date_time_entity(source: str, text: str, entities: list[dict[str, object]]) -> None:
+    assert parse_html(source) == (text, entities)
+
+
+@pytest.mark.parametrize(
+    "time_format", ["r", "w", "d", "D", "t", "T", "wd", "wD", "wt", "wT", "wdt", "wDT", "dt", "Dt"]
+)
+def test_every_documented_time_format_is_accepted(time_format: str) -> None:
+    _, entities = parse_html(f'<tg-time unix="1" format="{time_format}">x</tg-time>')
+    assert entities[0]["date_time_format"] == time_format
+
+
+@pytest.mark.parametrize(
+    ("source", "error"),
+    [
+        ("<tg-time>x</tg-time>", "Invalid Unix time specified"),
+        ('<tg-time unix="">x</tg-time>', "Invalid Unix time specified"),
+        ('<tg-time unix="soon">x</tg-time>', "Invalid Unix time specified"),
+        ('<tg-time unix="-5">x</tg-time>', "Invalid Unix time specified"),
+        ('<tg-time unix="99999999999">x</tg-time>', "Invalid Unix time specified"),
+        ('<tg-time unix="1" format="rt">x</tg-time>', "Invalid date and time format specified"),
+        ('<tg-time unix="1" format="x">x</tg-time>', "Invalid date and time format specified"),
+        ('<tg-time unix="1" format="tw">x</tg-time>', "Invalid date and time format specified"),
+        (
+            '<tg-time unix="1" format="r">x</b>',
+            'Unmatched end tag at byte offset 30, expected "</tg-time>", found "</b>"',
+        ),
+    ],
+)
+def test_a_malformed_time_tag_is_refused(source: str, error: str) -> None:
+    with pytest.raises(MarkupError) as caught:
+        parse_html(source)
+    assert str(caught.value) == error

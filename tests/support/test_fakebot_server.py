@@ -181,6 +181,42 @@ async def test_bad_html_is_rejected(people: FakeTelegram, bot: Bot, source: str,
     assert caught.value.message == f"Can't parse entities: {error}"
 
 
+PNG_1x1 = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082"
+)
+
+
+async def test_a_time_tag_is_a_date_time_entity_on_the_message(people: FakeTelegram, bot: Bot) -> None:
+    source = '⏳ <tg-time unix="1767225600" format="r">in 1 h</tg-time>'
+    sent = await bot.send_message(ALICE, source, parse_mode="HTML")
+    assert sent.text == "⏳ in 1 h"
+    (entity,) = sent.entities
+    assert (entity.type, entity.offset, entity.length) == ("date_time", 2, 6)
+    assert entity.unix_time == dtm.datetime(2026, 1, 1, tzinfo=dtm.UTC)
+    assert entity.date_time_format == "r"
+    assert sent.text_html == source
+    seen = people.last_message(ALICE, as_user=ALICE)
+    assert seen.entities == [
+        {"type": "date_time", "offset": 2, "length": 6, "unix_time": 1767225600, "date_time_format": "r"}
+    ]
+
+
+@pytest.mark.parametrize(
+    ("source", "error"),
+    [
+        ("<tg-time>x</tg-time>", "Invalid Unix time specified"),
+        ('<tg-time unix="1767225600" format="soon">x</tg-time>', "Invalid date and time format specified"),
+    ],
+)
+async def test_a_malformed_time_tag_is_a_bad_request(people: FakeTelegram, bot: Bot, source: str, error: str) -> None:
+    with pytest.raises(BadRequest) as caught:
+        await bot.send_message(ALICE, source, parse_mode="HTML")
+    assert caught.value.message.lower() == f"can't parse entities: {error}".lower()
+    with pytest.raises(BadRequest):
+        await bot.send_photo(GROUP, PNG_1x1, caption=source, parse_mode="HTML")
+
+
 async def test_exact_parse_error_text(people: FakeTelegram) -> None:
     status, body = await raw(people, "sendMessage", chat_id=ALICE, text="♠ <x>", parse_mode="HTML")
     assert (status, body["description"]) == (

@@ -1,17 +1,22 @@
-"""Numbers and words typed after /settings and /quiet: every value is range-checked, with a reason."""
+"""Numbers and words typed after /settings and /quiet: every value is range-checked, with a reason;
+the chat's time zone is an IANA name."""
 
 from __future__ import annotations
 
 import pytest
 
+from shithead_bot.i18n import translations
+from shithead_bot.service import ChatSnapshot
 from shithead_bot.service.schedule import parse_duration
 from shithead_bot.telegram.parsing import (
     QuietHours,
     SettingError,
     parse_reminders,
     parse_timeouts,
+    parse_timezone,
     parse_turn_time,
 )
+from shithead_bot.telegram.render.rules import SETTINGS_USAGE, settings_text
 
 HUGE = "99999999999999999999"
 
@@ -58,3 +63,27 @@ def test_refusals_quote_at_most_a_little_of_the_input() -> None:
     with pytest.raises(SettingError) as refused:
         parse_timeouts("x" * 5000)
     assert len(str(refused.value)) < 100
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [("Europe/Paris", "Europe/Paris"), ("europe/paris", "Europe/Paris"), ("America/New_York", "America/New_York"),
+     ("UTC", None), ("utc", None)],
+)  # fmt: skip
+def test_a_chat_time_zone_is_an_iana_name_and_utc_is_the_default(text: str, zone: str | None) -> None:
+    assert parse_timezone(text) == zone
+
+
+@pytest.mark.parametrize("text", ["Paris", "Mars/Olympus", "../../etc/passwd", "/etc/localtime", "localtime",
+                                  "Europe/" + "A" * 500, "", "+02:00", "é"])  # fmt: skip
+def test_a_chat_time_zone_that_is_not_one_is_refused(text: str) -> None:
+    with pytest.raises(SettingError) as refused:
+        parse_timezone(text)
+    assert len(str(refused.value)) < 120
+
+
+def test_settings_show_the_chat_time_zone_utc_by_default() -> None:
+    assert "time zone of the picture: UTC" in settings_text(ChatSnapshot(-1), translations("en"))
+    paris = settings_text(ChatSnapshot(-1, timezone="Europe/Paris"), translations("en"))
+    assert "time zone of the picture: Europe/Paris" in paris
+    assert "/settings timezone Europe/Paris" in SETTINGS_USAGE

@@ -17,6 +17,11 @@ from shithead_bot.telegram.render import Page, private
 
 NOW = datetime(2026, 1, 5, 12, tzinfo=UTC)
 NAMES = ["Ann", "Bob", "Cleo"]
+UNIX = int((NOW + timedelta(hours=1)).timestamp())  # the deadline of snapshot(): in an hour
+RELATIVE = f'<tg-time unix="{UNIX}" format="r">'
+CLOCK = f'<tg-time unix="{UNIX}" format="wt">'
+DEADLINE = f"⏳ {RELATIVE}in 1 h</tg-time> ({CLOCK}Mon 13:00 UTC</tg-time>)"
+DEADLINE_FR = f"⏳ {RELATIVE}dans 1 h</tg-time> ({CLOCK}lun. 13:00 UTC</tg-time>)"
 
 
 def snapshot(
@@ -63,7 +68,7 @@ def test_the_swap_message_says_what_to_do_and_is_not_headed_your_turn() -> None:
     text = private.turn(page_of(game), game.seat(0)).text
     lines = text.splitlines()
     assert "Your turn" not in text
-    assert lines[0] == "🔄 <b>Swap phase</b> — Friends #7 ⏳ in 1 h"
+    assert lines[0] == f"🔄 <b>Swap phase</b> — Friends #7 {DEADLINE}"
     assert lines[1] == "Put your best cards face-up, then press Ready: tap a hand card, then the face-up card to swap."
     assert lines[2].startswith("Your hand: ")
     assert lines[3].startswith("Face-up: ")
@@ -72,7 +77,7 @@ def test_the_swap_message_says_what_to_do_and_is_not_headed_your_turn() -> None:
 def test_the_swap_message_in_french() -> None:
     game = snapshot(new_game("shithead", PRESETS["standard"], 3, 5))
     lines = private.turn(page_of(game, "fr"), game.seat(0)).text.splitlines()
-    assert lines[0] == "🔄 <b>Échanges</b> — Friends #7 ⏳ dans 1 h"
+    assert lines[0] == f"🔄 <b>Échanges</b> — Friends #7 {DEADLINE_FR}"
     assert lines[1].startswith("Mets tes meilleures cartes en visible, puis appuie sur Prêt")
 
 
@@ -100,7 +105,7 @@ def test_the_turn_message_reads_top_down() -> None:
     game = snapshot(state, moves=moves)
     rendered = private.turn(page_of(game), game.seat(0))
     lines = rendered.text.splitlines()
-    assert lines[0] == "🃏 <b>Your turn</b> — Friends #7 ⏳ in 1 h"
+    assert lines[0] == f"🃏 <b>Your turn</b> — Friends #7 {DEADLINE}"
     assert lines[1:3] == ["Cleo starts with a 3", f"Cleo played {three}"]  # since my last turn, no swap noise
     assert lines[3].startswith("Pile (1): ")
     assert lines[-2].startswith("Your hand: ")
@@ -136,9 +141,9 @@ def test_when_it_is_not_my_turn_the_header_says_whose_it_is() -> None:
     to_act = state.view(None).to_act
     other = next(s for s in range(3) if s != to_act)
     header = private.turn(page_of(game), game.seat(other)).text.splitlines()[0]
-    assert header == f"🃏 Friends #7 — {NAMES[to_act or 0]}'s turn ⏳ in 1 h"
+    assert header == f"🃏 Friends #7 — {NAMES[to_act or 0]}'s turn {DEADLINE}"
     french = private.turn(page_of(game, "fr"), game.seat(other)).text.splitlines()[0]
-    assert french == f"🃏 Friends #7 — au tour de {NAMES[to_act or 0]} ⏳ dans 1 h"
+    assert french == f"🃏 Friends #7 — au tour de {NAMES[to_act or 0]} {DEADLINE_FR}"
 
 
 def test_the_message_after_my_move_speaks_to_me() -> None:
@@ -167,7 +172,7 @@ def test_a_neighbor_turn_reads_top_down_and_speaks_to_me() -> None:
     moves = (line(1, before, ev.Kept(before)),)
     game = snapshot(state, kind="neighbor", moves=moves)
     lines = private.turn(page_of(game), game.seat(to_act)).text.splitlines()
-    assert lines[0] == "🃏 <b>Your turn</b> — Friends #7 ⏳ in 1 h"
+    assert lines[0] == f"🃏 <b>Your turn</b> — Friends #7 {DEADLINE}"
     assert lines[1] == f"{NAMES[before]} keeps"
     assert lines[2].startswith("Your card: ")
 
@@ -209,7 +214,7 @@ def test_the_table_marks_whose_turn_it_is_and_until_when() -> None:
     lines = table.table(page_of(game)).text.splitlines()
     ann = next(x for x in lines if "<b>Ann</b>" in x)
     assert ann.startswith("▶ <b>Ann</b>: 3 cards in hand · face-up ")
-    assert ann.endswith(" · 3 face-down  ⏳ in 1 h")
+    assert ann.endswith(f" · 3 face-down  {DEADLINE}")
 
 
 # ------------------------------------------------------------------------- the rules

@@ -18,6 +18,7 @@ from shithead_bot.telegram.parsing import (
     parse_quiet_hours,
     parse_reminders,
     parse_timeouts,
+    parse_timezone,
     parse_turn_time,
 )
 from shithead_bot.telegram.render import esc
@@ -73,6 +74,8 @@ async def change(ctx: BotContext, chat_id: int, key: str, values: list[str]) -> 
         return await service.update_chat(chat_id, table_style=values[0])
     if key == "language" and len(values) == 1 and values[0] in [*available_languages(), "auto"]:
         return await service.update_chat(chat_id, language=None if values[0] == "auto" else values[0])
+    if key == "timezone" and len(values) == 1:
+        return await service.update_chat(chat_id, timezone=parse_timezone(values[0]))
     raise SettingError(f"I cannot read /settings {key[:20]} {' '.join(values)[:40]}")
 
 

@@ -7,15 +7,17 @@ import html
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
+from babel.dates import format_datetime
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import Card, NeighborRules, Power, Rules, ShitheadView, rank_text
 from engine import events as ev
 from persistence.models import GameStatus
-from shithead_bot.i18n import translations
+from shithead_bot.i18n import pick_language, translations
 from shithead_bot.narrate import Narrator, a_rank, cards_text
 from shithead_bot.service import GameSnapshot, MoveLine
 from shithead_bot.telegram.callback_data import Action, Button, Codec
@@ -23,6 +25,8 @@ from shithead_bot.telegram.callback_data import Action, Button, Codec
 MAX_TEXT = 4096
 SWAP_EVENTS = (ev.Swapped, ev.Readied)
 ROW = 4
+NEAR = timedelta(hours=1)  # a deadline closer than this is told relative only ("in 25 minutes")
+FAR = timedelta(days=6)  # beyond this, a weekday alone is ambiguous: the date goes with it
 _TAG = re.compile(r"<[^>]*>")
 
 
@@ -83,6 +87,27 @@ def relative(until: datetime, now: datetime, _: Any) -> str:
     if seconds < 48 * 3600:
         return _("in {n} h").format(n=round(seconds / 3600))
     return _("in {n} days").format(n=round(seconds / 86400))
+
+
+def time_tag(at: datetime, time_format: str, fallback: str) -> str:
+    """A Bot API ``date_time`` entity: Telegram shows ``at`` in the reader's own time zone and language
+    (``time_format``: ``r`` relative, kept live; ``wt`` weekday and time; ``wdt`` with the date…);
+    ``fallback`` is for apps that do not know the entity."""
+    unix = int(aware(at).timestamp())
+    return f'<tg-time unix="{unix}" format="{time_format}">{esc(fallback)}</tg-time>'
+
+
+def aware(moment: datetime) -> datetime:
+    """A stored time as an aware UTC one (naive times are UTC)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def clock_text(at: datetime, now: datetime, zone: str, language: str) -> str:
+    """The clock time of ``at`` in ``zone``, with the zone's name: "Mon 18:00 UTC", "lun. 19:00
+    Europe/Paris"; the date too when it is more than six days away ("Mon 12 Jan 13:00 UTC")."""
+    pattern = "EEE d MMM HH:mm" if aware(at) - aware(now) > FAR else "EEE HH:mm"
+    local = format_datetime(aware(at), pattern, tzinfo=ZoneInfo(zone), locale=pick_language(language))
+    return f"{local} {zone}"
 
 
 def rules_words(rules: Rules, _: Any, language: str) -> list[str]:
@@ -186,12 +211,37 @@ class Page:
         return self._("⏰ {name} timed out — {what}").format(name=esc(self.names[seat]), what=what)
 
     def deadline(self) -> str:
+        """ "⏳" and the deadline as date_time entities (see :meth:`when`), "⏸ paused", or nothing."""
         game = self.game.game
         if game.status == GameStatus.PAUSED:
             return self._("⏸ paused")
         if game.deadline_at is None:
             return ""
-        return self._("⏳ {when}").format(when=relative(game.deadline_at, self.game.now, self._))
+        return self._("⏳ {when}").format(when=self.when(game.deadline_at))
+
+    def when(self, at: datetime) -> str:
+        """A deadline that stays true however late it is read: relative ("in 23 hours", which the
+        reader's app keeps live), and when an hour or more away the weekday and time too ("Tue 18:00",
+        in the reader's own time zone; with the date beyond six days). Fallback texts use the chat's zone."""
+        relative_tag = time_tag(at, "r", relative(aware(at), aware(self.game.now), self._))
+        if aware(at) - aware(self.game.now) < NEAR:
+            return relative_tag
+        return self._("{relative} ({clock})").format(relative=relative_tag, clock=self.clock_tag(at))
+
+    def clock_tag(self, at: datetime) -> str:
+        """The weekday and time of ``at`` as a date_time entity (the date too beyond six days)."""
+        time_format = "wdt" if aware(at) - aware(self.game.now) > FAR else "wt"
+        return time_tag(at, time_format, clock_text(at, self.game.now, self.game.chat.zone, self.language))
+
+    def picture_deadline(self) -> str:
+        """The deadline for the table picture, which cannot be live: the clock time in the chat's
+        time zone, naming the zone ("until Mon 18:00 UTC"); "⏸ paused"; or nothing. (The picture's
+        fonts have no ⏳.)"""
+        game = self.game.game
+        if game.status == GameStatus.PAUSED or game.deadline_at is None:
+            return visible_text(self.deadline())
+        clock = clock_text(game.deadline_at, self.game.now, self.game.chat.zone, self.language)
+        return self._("until {clock}").format(clock=clock)
 
     def pile_line(self, view: ShitheadView) -> str:
         _ = self._

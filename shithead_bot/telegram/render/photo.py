@@ -47,7 +47,7 @@ def info(page: Page, told: Sequence[str]) -> TableInfo:
     return TableInfo(
         names=list(page.names),
         title=f"{visible_text(page.title())} · #{page.game_id}",
-        deadline=visible_text(page.deadline()),
+        deadline=page.picture_deadline(),
         actions=[visible_text(line) for line in told[-3:]],
         status=status,
     )

@@ -13,7 +13,7 @@ from persistence.models import GameStatus
 from shithead_bot.narrate import a_rank, ordinal
 from shithead_bot.service import MoveLine, Reminder, SeatSnapshot
 from shithead_bot.telegram import keyboards
-from shithead_bot.telegram.render.common import Page, Rendered, esc, relative
+from shithead_bot.telegram.render.common import Page, Rendered, esc
 
 
 def turn(page: Page, seat: SeatSnapshot) -> Rendered:
@@ -129,14 +129,15 @@ def reminder(page: Page, seat: SeatSnapshot, why: Reminder, data: dict[str, Any]
     """A private reminder: which game, how long is left, and what will happen at the deadline."""
     _ = page._
     game = page.game.game
-    chat, left = page.chat_title(), relative(game.deadline_at, page.game.now, _) if game.deadline_at else ""
+    chat, left = page.chat_title(), page.when(game.deadline_at) if game.deadline_at else ""
     if why is Reminder.NUDGE:
-        head = _("⏰ {name} nudges you: it is your turn in {chat} #{id} ({left}).").format(
+        head = _("⏰ {name} nudges you: it is your turn in {chat} #{id} — time is up {left}.").format(
             name=esc(str(data.get("by", ""))), chat=chat, id=game.id, left=left
         )
     elif why is Reminder.GRACE:
-        head = _("⏰ I was away when your time ran out in {chat} #{id}: you have until {left}.").format(
-            chat=chat, id=game.id, left=left.removeprefix("in ") if left.startswith("in ") else left
+        until = page.clock_tag(game.deadline_at) if game.deadline_at else ""
+        head = _("⏰ I was away when your time ran out in {chat} #{id}: you have until {until}.").format(
+            chat=chat, id=game.id, until=until
         )
     elif page.game.in_swap_phase:  # nobody's turn: everybody swaps, then presses Ready
         head = _("⏰ Reminder: swap your cards and press Ready in {chat} #{id} — time is up {left}.").format(

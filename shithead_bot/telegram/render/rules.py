@@ -14,7 +14,8 @@ from shithead_bot.telegram.render.common import esc
 SETTINGS_USAGE = (
     "/settings turn 1h · /settings reminders 50% 1h (or off, default) · /settings timeouts 3 (0: never) · "
     "/settings quiet_deadlines on · /settings game shithead|neighbor · /settings preset smelly · "
-    "/settings rule 8=skip · /settings rules clear · /settings table picture|text · /settings language en"
+    "/settings rule 8=skip · /settings rules clear · /settings table picture|text · /settings language en · "
+    "/settings timezone Europe/Paris"
 )
 
 
@@ -100,7 +101,9 @@ def settings_text(chat: ChatSnapshot, t: gettext.NullTranslations) -> str:
                 chat.max_timeouts,
             ).format(n=chat.max_timeouts, quiet=_("on") if chat.deadlines_skip_quiet else _("off")),
             _("Language: {language}").format(language=chat.language or _("each player's own")),
-            _("Table: {style}").format(style=_("picture") if chat.table_is_picture else _("text")),
+            _("Table: {style} · time zone of the picture: {zone}").format(
+                style=_("picture") if chat.table_is_picture else _("text"), zone=esc(chat.zone)
+            ),
             "",
             esc(SETTINGS_USAGE),
         ]

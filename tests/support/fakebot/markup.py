@@ -1,5 +1,9 @@
 """Telegram's text handling: the HTML parse mode, whitespace trimming, bot_command entities.
 
+``<tg-time unix="…" format="…">`` makes a ``date_time`` entity (``unix_time``, and
+``date_time_format`` when one is given: ``r``, or ``w?[dD]?[tT]?``); a missing or impossible Unix
+time or an unknown format is refused as a 400 "can't parse entities" would be.
+
 The HTML parser follows the algorithm of ``parse_html`` in TDLib (``td/telegram/MessageEntity.cpp``),
 which the Bot API server uses, including its error texts and byte offsets. Entity offsets and
 lengths are counted in UTF-16 code units, as in the Bot API.
@@ -26,6 +30,7 @@ SUPPORTED_TAGS = frozenset(
         "ins",
         "tg-spoiler",
         "tg-emoji",
+        "tg-time",
         "span",
         "pre",
         "code",
@@ -49,6 +54,8 @@ NAMED_REFERENCES = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}
 SPACES = (" ", "\t", "\r", "\n", "\v", "")  # "" stands for the end of the text (TDLib's NUL)
 NAME_TOKEN = re.compile(r"[A-Za-z0-9.\-]*")
 BOT_COMMAND = re.compile(r"(?<!\S)/[A-Za-z0-9_]{1,64}(?:@[A-Za-z0-9_]{1,64})?")
+TIME_FORMAT = re.compile(r"r|w?[dD]?[tT]?")  # the Bot API's date-time entity formatting
+MAX_UNIX_TIME = 2**31 - 1
 SURROGATE_ERROR = (
     "Text contains invalid Unicode characters after decoding HTML entities, check for unmatched surrogate code units"
 )
@@ -110,6 +117,7 @@ class _OpenTag:
     argument: str
     offset: int  # in UTF-16 code units of the output
     start: int  # index in the output character list
+    attributes: dict[str, str] = field(default_factory=dict)  # tg-time's unix and format
 
 
 @dataclass
@@ -194,14 +202,15 @@ class _HtmlParser:
         if name not in SUPPORTED_TAGS:
             raise self._error(f'Unsupported start tag "{name}"', begin)
         argument = ""
+        attributes: dict[str, str] = {}
         while self._at() != ">":
-            argument = self._attribute(name, begin, argument)
+            argument = self._attribute(name, begin, argument, attributes)
         if name == "span" and argument != "spoiler":
             raise self._error('Tag "span" must have class "tg-spoiler"', begin)
-        self.open_tags.append(_OpenTag(name, argument, self.offset, len(self.out)))
+        self.open_tags.append(_OpenTag(name, argument, self.offset, len(self.out), attributes))
         self.pos += 1
 
-    def _attribute(self, tag: str, begin: int, argument: str) -> str:
+    def _attribute(self, tag: str, begin: int, argument: str, attributes: dict[str, str]) -> str:
         self._skip_spaces()
         if self._at() == ">":
             return argument
@@ -220,6 +229,8 @@ class _HtmlParser:
         value = self._quoted_value() if self._at() in ("'", '"') else self._name_token()
         if self._at() == "":
             raise self._error("Unclosed start tag", begin)
+        if tag == "tg-time":
+            attributes[attribute.lower()] = value
         return _tag_argument(tag, attribute, value, argument)
 
     def _name_token(self) -> str:
@@ -276,6 +287,8 @@ class _HtmlParser:
             if not tag.argument.isdigit():
                 raise MarkupError("Invalid custom emoji identifier specified")
             self.found.append(_Found({"type": "custom_emoji", **span, "custom_emoji_id": tag.argument}))
+        elif tag.name == "tg-time":
+            self.found.append(_Found({"type": "date_time", **span, **_date_time(tag.attributes)}))
         elif tag.name == "a":
             url = check_url(tag.argument or "".join(self.out[tag.start :]))
             if url is not None:
@@ -298,6 +311,17 @@ class _HtmlParser:
             previous.entity = {"type": "pre", **span, "language": tag.argument}
         else:
             self.found.append(_Found({"type": "code", **span}, tag.argument))
+
+
+def _date_time(attributes: dict[str, str]) -> JSON:
+    """A date_time entity's own fields from ``unix`` and ``format``; an empty format is left out."""
+    unix = attributes.get("unix", "")
+    if not unix.isdigit() or not 0 < int(unix) <= MAX_UNIX_TIME:
+        raise MarkupError("Invalid Unix time specified")
+    time_format = attributes.get("format", "")
+    if not TIME_FORMAT.fullmatch(time_format):
+        raise MarkupError("Invalid date and time format specified")
+    return {"unix_time": int(unix), **({"date_time_format": time_format} if time_format else {})}
 
 
 def _tag_argument(tag: str, attribute: str, value: str, current: str) -> str:

@@ -87,10 +87,15 @@ class SeenMessage:
     thread_id: int | None = None  # the forum topic it is in (None: General, or not a forum)
     photo: bytes | None = None  # a photo message's image; ``text`` is then its caption
     photo_size: tuple[int, int] | None = None
+    entities: list[JSON] = field(default_factory=list)  # of the text (or caption), as the Bot API gives them
 
     @property
     def buttons(self) -> list[Button]:
         return [button for row in self.keyboard for button in row]
+
+    def date_times(self) -> list[JSON]:
+        """The ``date_time`` entities (deadlines shown in each reader's own time zone)."""
+        return [entity for entity in self.entities if entity["type"] == "date_time"]
 
     def button(self, text: str) -> Button:
         found = [button for button in self.buttons if button.text == text]

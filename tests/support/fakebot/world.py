@@ -191,6 +191,7 @@ class World:
             thread_id=message.thread_id,
             photo=version.photo,
             photo_size=version.photo_size,
+            entities=list(version.entities),
         )
 
     def current_messages(self, chat: Chat) -> list[SeenMessage]:

@@ -1,0 +1,30 @@
+"""A chat's time zone (the table picture's clock): saved on the chat, UTC until one is chosen."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from tests.conftest import FakeClock
+from tests.service.helpers import GROUP, lobby_with, make_service
+
+
+async def test_a_chat_keeps_its_time_zone(sessions: async_sessionmaker[AsyncSession], clock: FakeClock) -> None:
+    service = make_service(sessions, clock)
+    game_id = await lobby_with(service, humans=2)
+    chat = await service.ensure_chat(GROUP, "group", "Friends")
+    assert (chat.timezone, chat.zone) == (None, "UTC")
+    chat = await service.update_chat(GROUP, timezone="Europe/Paris")
+    assert (chat.timezone, chat.zone) == ("Europe/Paris", "Europe/Paris")
+    assert (await service.game_view(game_id)).chat.zone == "Europe/Paris"
+    assert (await service.update_chat(GROUP, timezone=None)).zone == "UTC"
+
+
+async def test_a_time_zone_that_is_not_one_is_never_saved(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+) -> None:
+    service = make_service(sessions, clock)
+    await lobby_with(service, humans=2)
+    with pytest.raises(ValueError, match="time zone"):
+        await service.update_chat(GROUP, timezone="../../etc/passwd")
+    assert (await service.ensure_chat(GROUP, "group", "Friends")).timezone is None
