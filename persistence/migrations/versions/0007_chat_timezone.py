@@ -1,8 +1,8 @@
 """a chat's time zone: the table picture shows the deadline's clock time there (texts carry
 date_time entities, which each reader's app shows in their own zone)
 
-Revision ID: 0006
-Revises: 0005
+Revision ID: 0007
+Revises: 0006
 Create Date: 2026-12-02 10:00:00
 """
 
@@ -12,8 +12,8 @@ import sqlalchemy as sa
 import sqlmodel
 from alembic import op
 
-revision: str = "0006"
-down_revision: str | None = "0005"
+revision: str = "0007"
+down_revision: str | None = "0006"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
