@@ -15,6 +15,7 @@ from shithead_bot.service.errors import (
     NeedsPrivateChatError,
     NotAllowedError,
     NotAPlayerError,
+    NotOverYetError,
     QuietHoursError,
     RateLimitedError,
     ServiceError,
@@ -39,6 +40,7 @@ from shithead_bot.service.snapshot import (
 )
 from shithead_bot.service.standings import RatingLine, plays_like
 from shithead_bot.service.unit import Result, UserInfo
+from shithead_bot.service.verification import Verdict
 
 __all__ = [
     "OVERALL",
@@ -59,6 +61,7 @@ __all__ = [
     "NeedsPrivateChatError",
     "NotAPlayerError",
     "NotAllowedError",
+    "NotOverYetError",
     "Notice",
     "NoticeKind",
     "Outbox",
@@ -75,6 +78,7 @@ __all__ = [
     "StaleVersionError",
     "TooFewPlayersError",
     "UserInfo",
+    "Verdict",
     "WrongStateError",
     "plays_like",
 ]
