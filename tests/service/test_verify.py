@@ -16,8 +16,8 @@ from shithead_bot.service import (
     Announcement,
     GameNotFoundError,
     GameService,
-    NotOverYetError,
     NoticeKind,
+    NotOverYetError,
     Result,
     Verdict,
 )
@@ -43,7 +43,8 @@ async def announced(service: GameService, result: Result, what: Announcement) ->
 async def secrets_of(service: GameService, game_id: int) -> tuple[str, str, str]:
     """The game's seed and salt (as shown) and its commitment, read from the database."""
     info = (await service.game_view(game_id)).game
-    assert info.deal_salt is not None and info.deal_commitment is not None
+    assert info.deal_salt is not None
+    assert info.deal_commitment is not None
     return str(info.seed), info.deal_salt, info.deal_commitment
 
 
@@ -62,23 +63,29 @@ async def test_the_deal_is_committed_at_the_start_and_revealed_at_the_end(
     started = await service.start(game_id, user(0).id)
     seed, salt, commitment = await secrets_of(service, game_id)
     assert commitment == fingerprint(game_id, int(seed), salt)
-    assert len(commitment) == 16 and len(salt) == 32
+    assert len(commitment) == 16
+    assert len(salt) == 32
     text = await announced(service, started, Announcement.STARTED)
     assert f"🔐 Deal fingerprint: <code>{commitment}</code>" in text
-    assert seed not in text and salt not in text
+    assert seed not in text
+    assert salt not in text
     with pytest.raises(NotOverYetError) as refused:
         await service.verify_game(GROUP)
     assert (refused.value.game_id, refused.value.commitment) == (game_id, commitment)
     live = await service.export_game(game_id)
-    assert live["commitment"] == commitment and live["seed"] is None and live["salt"] is None
+    assert live["commitment"] == commitment
+    assert live["seed"] is None
+    assert live["salt"] is None
     assert all("events" not in m for m in live["moves"])
 
     await play_humans_to_end(service, game_id)
     last = (await service.moves(game_id))[-1]
     ending = await service.game_view(game_id)
-    assert ending.is_over and last.seq == ending.game.move_count
+    assert ending.is_over
+    assert last.seq == ending.game.move_count
     verdict = await service.verify_game(GROUP)
-    assert verdict.ok and verdict.game == game_id
+    assert verdict.ok
+    assert verdict.game == game_id
     assert [type(c).__name__ for c in verdict.checks] == ["FingerprintCheck", "DealCheck", "MovesCheck", "EndCheck"]
     lines = verdict_lines(verdict)
     assert all(line.startswith("✅") for line in lines), lines
@@ -104,7 +111,9 @@ async def test_the_last_message_reveals_seed_and_salt(
     verdict = await service.verify_game(GROUP, game_id)
     assert verdict.ok
     end = verdict.checks[-1]
-    assert isinstance(end, EndCheck) and end.recorded_places == (1, 2) and end.recorded_loser is None
+    assert isinstance(end, EndCheck)
+    assert end.recorded_places == (1, 2)
+    assert end.recorded_loser is None
 
 
 async def test_an_aborted_game_reveals_at_its_end_and_verifies(
@@ -167,13 +176,16 @@ async def test_a_tampered_export_fails_loudly(sessions: async_sessionmaker[Async
     assert not verdict.ok
     assert verdict.checks[0].ok  # the commitment still holds: the deal is not what changed
     check = verdict.checks[2]
-    assert isinstance(check, MovesCheck) and check.bad_seq == index + 1
+    assert isinstance(check, MovesCheck)
+    assert check.bad_seq == index + 1
     assert any(line.startswith(f"❌ Move {index + 1} (") for line in verdict_lines(verdict))
     assert verdict_lines(verdict)[-1] == "❌ Something does not match: see the lines marked ❌."
 
     verdict = tampered(data, seed=data["seed"] + 1)
     fp = verdict.checks[0]
-    assert isinstance(fp, FingerprintCheck) and not fp.ok and fp.committed == data["commitment"]
+    assert isinstance(fp, FingerprintCheck)
+    assert not fp.ok
+    assert fp.committed == data["commitment"]
     assert not verdict.checks[2].ok  # dealt from another seed, the recorded moves do not fit
     assert "but the fingerprint published at the start was" in verdict_lines(verdict)[0]
 
