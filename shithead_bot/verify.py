@@ -95,7 +95,8 @@ def _moves(verdict: Verdict, check: MovesCheck, t: gettext.NullTranslations) -> 
             seq=check.bad_seq, expected=check.expected_seq
         )
     elif check.reason is not None:
-        what = _("Move {seq} ({name}: {move}) is not legal there: {reason}").format(reason=check.reason, **args)
+        reason = check.reason.rstrip(".") + "."  # the engine's refusal, as a sentence
+        what = _("Move {seq} ({name}: {move}) is not legal there: {reason}").format(reason=reason, **args)
     else:
         what = _("Move {seq} ({name}: {move}) is legal but gives other events than the ones recorded.").format(**args)
     if check.unchecked:
