@@ -11,26 +11,8 @@ from typing import Any
 
 import pytest
 
-from persistence.db import make_engine, make_sessionmaker
 from persistence.migrate import upgrade
-from tests.conftest import FakeClock
-from tests.service.helpers import lobby_with, make_service, play_humans_to_end, user
-from tests.test_cli_data import cli, exported
-
-
-async def _games(url: str) -> tuple[int, int]:
-    """A finished game and one still in play."""
-    engine = make_engine(url)
-    try:
-        service = make_service(make_sessionmaker(engine), FakeClock())
-        done = await lobby_with(service, humans=2, computers=1, chat_id=-77)
-        await service.start(done, user(0).id)
-        await play_humans_to_end(service, done)
-        playing = await lobby_with(service, humans=2, chat_id=-78)
-        await service.start(playing, user(0).id)
-        return done, playing
-    finally:
-        await engine.dispose()
+from tests.test_cli_data import _two_games, cli, exported
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +20,7 @@ def stored(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, dict[str, Any
     path = tmp_path_factory.mktemp("verify") / "games.db"
     url = f"sqlite+aiosqlite:///{path}"
     upgrade(url)
-    done, playing = asyncio.run(_games(url))
+    done, playing = asyncio.run(_two_games(url))  # a finished game and one still in play
     return url, exported(url, done), playing
 
 
