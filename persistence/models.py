@@ -113,6 +113,9 @@ class Game(SQLModel, table=True):
     rules: dict[str, Any] = Field(default_factory=dict, sa_type=JSONDoc)
     seed: int = Field(default=0, sa_type=BigInteger)
     dealer: int = Field(default=0)
+    # The deal's commitment: published at the start, checked against seed and salt at the end.
+    deal_salt: str | None = Field(default=None, max_length=64, description="secret until the game is over")
+    deal_commitment: str | None = Field(default=None, max_length=64, description="fingerprint shown at the start")
     snapshot: dict[str, Any] | None = Field(default=None, sa_type=JSONDoc, description="engine to_dict()")
     version: int = Field(default=1)
     move_count: int = Field(default=0, description="moves in the log")

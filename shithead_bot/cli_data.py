@@ -1,5 +1,6 @@
-"""The data commands of ``shithead-bot``: ``backup``, ``restore``, ``export``, ``replay`` and ``ratings``.
-Every read goes through the game service; every failure is one line and exit code 2."""
+"""The data commands of ``shithead-bot``: ``backup``, ``restore``, ``export``, ``replay``, ``verify``
+and ``ratings``. Every read goes through the game service; every failure is one line and exit code
+2 (``verify``: 1 when the game does not match its commitment or its log)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,8 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--database-url", help=url_help)
     p = sub.add_parser("replay", help="deal an exported game again, replay its moves and tell it in words")
     p.add_argument("file", type=Path, help="a file written by `shithead-bot export`")
+    p = sub.add_parser("verify", help="check an exported game: its commitment, its deal and every move")
+    p.add_argument("file", type=Path, help="a file written by `shithead-bot export` once the game is over")
     p = sub.add_parser("ratings", help="print the overall leaderboard; --rebuild recomputes every rating")
     p.add_argument("--rebuild", action="store_true", help="recompute the ratings from the finished games")
     p.add_argument("--chat", type=int, default=0, help="a chat's leaderboard instead (its id)")
@@ -47,6 +50,7 @@ def commands(settings_of: SettingsOf) -> dict[str, Command]:
         "restore": lambda args: _restore(settings_of(args), args.file),
         "export": lambda args: _with_service(settings_of(args), lambda s: _export(s, args.game_id)),
         "replay": lambda args: _replay(args.file),
+        "verify": lambda args: _verify(args.file),
         "ratings": lambda args: _with_service(settings_of(args), lambda s: _ratings(s, args.rebuild, args.chat)),
     }
 
@@ -142,3 +146,22 @@ def _replay(file: Path) -> int:
         return fail(f"{file} is not a game export ({type(exc).__name__}: {exc})")
     print("\n".join(lines))
     return 0
+
+
+def _verify(file: Path) -> int:
+    """Every check in words; exit 0 when everything matches, 1 when something does not."""
+    from shithead_bot.replay import GAME_TITLES, ReplayError, load_export
+    from shithead_bot.runner import fail
+    from shithead_bot.service.verification import check_export
+    from shithead_bot.verify import verdict_lines
+
+    try:
+        verdict = check_export(load_export(file))
+    except ReplayError as exc:
+        return fail(str(exc))
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        return fail(f"{file} is not a game export ({type(exc).__name__}: {exc})")
+    title = GAME_TITLES.get(verdict.kind, verdict.kind)
+    heading = f"Game {verdict.game}: {title}, {len(verdict.names)} players: {', '.join(verdict.names)}"
+    print("\n".join([heading, *verdict_lines(verdict)]))
+    return 0 if verdict.ok else 1

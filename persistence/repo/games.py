@@ -137,6 +137,17 @@ async def open_game_in_chat(*, session: AsyncSession, chat_id: int) -> Game | No
     return (await session.execute(query)).scalar_one_or_none()
 
 
+async def last_dealt_game_in_chat(*, session: AsyncSession, chat_id: int) -> Game | None:
+    """The chat's most recently dealt game, over or not."""
+    query = (
+        select(Game)
+        .where(col(Game.chat_id) == chat_id, col(Game.started_at).is_not(None))
+        .order_by(col(Game.id).desc())
+        .limit(1)
+    )
+    return (await session.execute(query)).scalar_one_or_none()
+
+
 async def add_game(*, session: AsyncSession, game: Game) -> Game:
     session.add(game)
     await session.flush()

@@ -16,6 +16,7 @@ from shithead_bot.service.errors import (
     NeedsPrivateChatError,
     NotAllowedError,
     NotAPlayerError,
+    NotOverYetError,
     QuietHoursError,
     RateLimitedError,
     ServiceError,
@@ -40,6 +41,7 @@ from shithead_bot.service.snapshot import (
 )
 from shithead_bot.service.standings import RatingLine, plays_like
 from shithead_bot.service.unit import Result, UserInfo
+from shithead_bot.service.verification import Verdict
 
 __all__ = [
     "OVERALL",
@@ -61,6 +63,7 @@ __all__ = [
     "NeedsPrivateChatError",
     "NotAPlayerError",
     "NotAllowedError",
+    "NotOverYetError",
     "Notice",
     "NoticeKind",
     "Outbox",
@@ -77,6 +80,7 @@ __all__ = [
     "StaleVersionError",
     "TooFewPlayersError",
     "UserInfo",
+    "Verdict",
     "WrongStateError",
     "plays_like",
 ]

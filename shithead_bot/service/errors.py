@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine import EngineError
+from persistence.models import GameStatus
 
 
 class ServiceError(Exception):
@@ -47,6 +48,18 @@ class WrongStateError(ServiceError):
     def __init__(self, message: str, status: str) -> None:
         super().__init__(message)
         self.status = status
+
+
+class NotOverYetError(WrongStateError):
+    """The game is not over: its seed and salt are still secret, so its deal cannot be verified yet.
+    ``commitment`` is the fingerprint published at the start (None: an older game without one)."""
+
+    code = "not_over_yet"
+
+    def __init__(self, game_id: int, commitment: str | None) -> None:
+        super().__init__(f"game {game_id} is not over yet", GameStatus.PLAYING)
+        self.game_id = game_id
+        self.commitment = commitment
 
 
 class AlreadyOpenError(ServiceError):

@@ -5,7 +5,7 @@ them, in one visible place, and retries each once on a transient database fault.
 
 from __future__ import annotations
 
-from shithead_bot.service import archive, chats, clock, lifecycle, lobby, messages, queries, standings
+from shithead_bot.service import archive, chats, clock, lifecycle, lobby, messages, queries, standings, verification
 from shithead_bot.service import play as playing
 from shithead_bot.service.unit import Core, retrying
 
@@ -74,6 +74,7 @@ class GameService(Core):
     player_ratings = standings.player_ratings
     rebuild_ratings = standings.rebuild_ratings
     export_game = archive.export_game
+    verify_game = verification.verify_game
     vitals = queries.vitals
     ping = queries.ping
 

@@ -80,7 +80,7 @@ async def record(core: Core, game_id: int) -> GameRecord:
     dealt = game.snapshot is not None
     return GameRecord(
         game.id or 0, game.kind, dict(game.rules), game.seed, game.dealer, GameStatus(game.status), dealt, names, log,
-        tuple(SeatSnapshot.of(s) for s in seats),
+        tuple(SeatSnapshot.of(s) for s in seats), game.deal_salt, game.deal_commitment,
     )  # fmt: skip
 
 

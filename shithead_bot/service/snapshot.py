@@ -132,6 +132,8 @@ class GameInfo:
     table_message_id: int | None
     message_thread_id: int | None  # the forum topic the game lives in (None: the chat, or General)
     table_is_picture: bool = False  # the table message is a photo (edited with editMessageMedia)
+    deal_commitment: str | None = None  # the deal's fingerprint, published at the start (None: an older game)
+    deal_salt: str | None = None  # secret until the game is over, like the seed
 
     @classmethod
     def of(cls, game: Game) -> GameInfo:
@@ -158,6 +160,8 @@ class GameInfo:
             game.table_message_id,
             game.message_thread_id,
             game.table_is_picture,
+            game.deal_commitment,
+            game.deal_salt,
         )
 
 
@@ -258,6 +262,8 @@ class GameRecord:
     names: tuple[str, ...]
     moves: tuple[MoveLine, ...]
     seats: tuple[SeatSnapshot, ...] = ()
+    salt: str | None = None  # the deal's salt (None: dealt before commitments)
+    commitment: str | None = None  # the fingerprint published at the start
 
 
 def moves_of(rows: Sequence[MoveRow]) -> tuple[MoveLine, ...]:

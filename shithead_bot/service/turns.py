@@ -14,6 +14,7 @@ from engine import events as ev
 from persistence.models import GameStatus
 from shithead_bot.config import Settings
 from shithead_bot.service.autoplay import computer_move, computer_seed, next_computer, next_forced, timeout_moves
+from shithead_bot.service.commitment import seal
 from shithead_bot.service.deadlines import restart_clock
 from shithead_bot.service.errors import MoveRejectedError, TooFewPlayersError
 from shithead_bot.service.notices import Announcement, NoticeKind
@@ -225,6 +226,7 @@ def deal(tx: GameTx, settings: Settings, seed: int) -> None:
     if len(tx.seats) < rules.min_seats:
         raise TooFewPlayersError(f"a game needs at least {rules.min_seats} players")
     tx.game.seed = seed
+    seal(tx.game)
     tx.state = new_game(tx.game.kind, rules, len(tx.seats), tx.game.seed, tx.game.dealer)
     tx.game.started_at = tx.now
     tx.notify(NoticeKind.LOBBY)

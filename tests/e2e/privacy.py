@@ -100,3 +100,21 @@ def leaks_in_logs(log_text: str, secrets: dict[int, set[int]]) -> list[str]:
         if re.search(rf"(?<![0-9]){re.escape(shown)}", log_text) or re.search(rf"\b{re.escape(code)}\b", log_text):
             found.append(shown)
     return found
+
+
+async def deal_secrets(database_url: str, game_id: int) -> tuple[str, str]:
+    """The game's seed and the salt of its commitment, as they would be written: secret until the
+    game is over, when only its last group message reveals them."""
+    engine = make_engine(database_url)
+    try:
+        game = (await GameService(make_sessionmaker(engine)).game_view(game_id)).game
+    finally:
+        await engine.dispose()
+    assert game.deal_salt is not None, "a game dealt by this version has a commitment"
+    return str(game.seed), game.deal_salt
+
+
+def deal_shown(texts: Iterable[tuple[int, str]], secrets: tuple[str, ...]) -> list[str]:
+    """Every text that shows the seed or the salt."""
+    patterns = [re.compile(rf"(?<![0-9a-f]){re.escape(s)}(?![0-9a-f])") for s in secrets]
+    return [text for _, text in texts if any(p.search(text) for p in patterns)]

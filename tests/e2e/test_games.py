@@ -8,7 +8,7 @@ import pytest
 
 from tests.e2e.conftest import start_all
 from tests.e2e.harness import GROUP, BotProcess, Player, find, play_until_over, start_game, table_message
-from tests.e2e.privacy import leaks, leaks_in_logs, secret_cards
+from tests.e2e.privacy import deal_secrets, deal_shown, leaks, leaks_in_logs, secret_cards
 from tests.support.fakebot import FakeTelegram
 
 pytestmark = pytest.mark.slow
@@ -30,6 +30,9 @@ async def finish_and_audit(fake: FakeTelegram, bot: BotProcess, players: list[Pl
     texts = [(m.chat_id, m.text) for chat in [GROUP, *(p.user_id for p in players)] for m in fake.history(chat)]
     assert leaks(texts, secrets, owner_chat) == []
     assert leaks_in_logs(bot.log_text, secrets) == []
+    deal = await deal_secrets(bot.database_url, game_id)  # revealed by the game's last message only
+    assert set(deal_shown(texts, deal)) == {over.text}, deal_shown(texts, deal)
+    assert deal_shown([(0, bot.log_text)], deal) == []
     return over.text
 
 
@@ -43,7 +46,15 @@ async def test_three_players_from_newgame_to_ranking(
     table = table_message(fake, GROUP, trio[0].user_id)
     assert "Swap phase" in table.text
     assert table.photo is not None  # the default table is a picture with a caption
+    assert "🔐 Deal fingerprint: " in table.text
+    await trio[1].command("/verify")
+    early = await fake.wait_for(lambda: find(fake, GROUP, trio[1].user_id, "is not over"), timeout=15)
+    assert table.text.split("🔐 Deal fingerprint: ")[1][:16] in early.text
     text = await finish_and_audit(fake, bot, trio, game_id)
+    assert "🔓 The deal, revealed: seed " in text
+    await trio[2].command("/verify")
+    checked = await fake.wait_for(lambda: find(fake, GROUP, trio[2].user_id, "Everything matches"), timeout=15)
+    assert "❌" not in checked.text
     assert table_message(fake, GROUP, trio[0].user_id).photo is not None
     assert text.count("\n") >= 4  # title, three places, the loser
     title = "ShitSmelly Head" if preset == "smelly" else "Shithead"

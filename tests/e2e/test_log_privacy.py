@@ -72,9 +72,12 @@ async def test_a_database_error_logs_no_secret(
         await asyncio.sleep(0.5)
     finally:
         await bot.stop()
-    (seed,) = (await sql(database_url, f"SELECT seed FROM game WHERE id = {game_id}"))[0][0]  # type: ignore[index]
+    query = f"SELECT seed, deal_salt FROM game WHERE id = {game_id}"
+    (seed, salt) = (await sql(database_url, query))[0][0]  # type: ignore[index]
     log = bot.log_text
     assert str(seed) not in log, [line for line in log.splitlines() if str(seed) in line][:3]
+    assert salt
+    assert salt not in log
     assert re.search(r'"seed"|\'seed\'|snapshot.*\{', log) is None
     assert "parameters: (" not in log
     assert "parameters: {" not in log

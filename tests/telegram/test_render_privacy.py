@@ -1,6 +1,7 @@
 """Privacy of every rendered text, step by step through random games: the group's table never shows
 a card the table has not seen, and a player's private message never shows another player's hand or
-any face-down card. (The end-to-end tests audit whole runs; this checks each moment exactly.)"""
+any face-down card; nobody sees the deal's seed or salt before the game is over, when the last
+message reveals them. (The end-to-end tests audit whole runs; this checks each moment exactly.)"""
 
 from __future__ import annotations
 
@@ -14,16 +15,22 @@ from telegram import InlineKeyboardButton
 
 from engine import PRESETS, NeighborRules, NeighborState, ShitheadState, card_of, event_to_dict, new_game
 from engine import events as ev
-from persistence.models import Chat, Game, Seat
+from persistence.models import Chat, Game, GameStatus, Seat
 from persistence.models import Move as MoveRow
-from shithead_bot.service import GameSnapshot, MoveLine, SeatSnapshot
+from shithead_bot.service import Announcement, GameSnapshot, MoveLine, Notice, NoticeKind, SeatSnapshot
+from shithead_bot.service.commitment import fingerprint
 from shithead_bot.service.unit import GameTx
 from shithead_bot.telegram.botapi import BotApi
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.render import Page, Rendered, private, rows
 from shithead_bot.telegram.render import table as table_message
+from shithead_bot.telegram.render.announce import announce
+from shithead_bot.telegram.render.photo import caption
+from shithead_bot.telegram.render.rules import rules_text
 
 NOW = datetime(2026, 1, 5, 12, tzinfo=UTC)
+SEED, SALT = 4_611_686_018_427_387_001, "5a17" * 8  # the deal's secrets, until the game is over
+DEAL = (str(SEED), SALT)
 
 
 def context(state: ShitheadState | NeighborState, rules: dict[str, object], kind: str) -> GameSnapshot:
@@ -36,6 +43,9 @@ def context(state: ShitheadState | NeighborState, rules: dict[str, object], kind
         turn_seconds=3600,
         deadline_at=NOW + timedelta(hours=1),
         version=3,
+        seed=SEED,
+        deal_salt=SALT,
+        deal_commitment=fingerprint(7, SEED, SALT),
     )
     seats = [Seat(game_id=7, number=n, player_id=100 + n, name=f"P{n}", keyboard_version=3) for n in range(state.seats)]
     tx = GameTx(None, game, seats, Chat(id=-1, title="Friends"), NOW, state=state)  # type: ignore[arg-type]
@@ -124,6 +134,8 @@ def test_shithead_texts_show_only_what_each_reader_may_know(preset: str) -> None
                 others = secret | (every_hand - hands[number])
                 private = [render.turn(seat_row).text, render.moved(seat_row, log[-3:]).text]
                 assert shown("\n".join(private), others) == [], (preset, seed, step, number)
+                assert not any(secret in "\n".join(private) for secret in DEAL)
+            assert not any(secret in render.table(log[-5:]).text for secret in DEAL)
 
 
 def test_neighbor_texts_show_only_what_each_reader_may_know() -> None:
@@ -188,3 +200,42 @@ async def test_edit_not_modified_is_success_and_gone_is_none() -> None:
 
     with pytest.raises(BadRequest):
         await broken.edit(1, 2, rendered)
+
+
+def group_texts(game: GameSnapshot, moves: list[MoveRow]) -> dict[str, str]:
+    """Every group message of the game at this moment: the table (text and caption), the
+    announcements, the rules."""
+    page = Page(replace(game, moves=tuple(MoveLine.of(m) for m in moves)), Codec(b"k"), "en", "bot")
+    texts = {"table": table_message.table(page).text, "caption": caption(page, page.game.view(None), [])}
+    for what in Announcement:
+        data = {"place": 2, "places": [1, 2, 3], "winners": [0], "loser": 2, "days": 3, "timeouts": 3}
+        rendered = announce(page, Notice(NoticeKind.ANNOUNCE, 7, 1, {"what": str(what), **data}))
+        texts[str(what)] = rendered.text if rendered else ""
+    texts["rules"] = rules_text(page.rules, "en")
+    return texts
+
+
+def test_the_deal_s_seed_and_salt_stay_secret_until_the_end() -> None:
+    state = new_game("shithead", PRESETS["standard"], 3, 11)
+    game = context(state, PRESETS["standard"].to_dict(), "shithead")
+    rng = random.Random(11)
+    log: list[MoveRow] = []
+    commitment = fingerprint(7, SEED, SALT)
+    for step in range(2000):
+        if state.is_over:
+            break
+        seat = rng.choice(state.seats_to_act())
+        events = state.apply(seat, rng.choice(state.legal_moves(seat)))
+        log.append(MoveRow(game_id=7, seq=step + 1, seat=seat, move="x", events=[event_to_dict(e) for e in events]))
+        game = replace(game, state=state.copy())
+        for name, text in group_texts(game, log[-5:]).items():
+            assert not any(secret in text for secret in DEAL), (step, name)
+        texts = group_texts(game, log[-5:])
+        assert commitment in texts["table"]
+        assert commitment in texts["caption"]
+        assert commitment in texts["started"]
+    assert state.is_over
+    for status in (GameStatus.FINISHED, GameStatus.ABORTED):
+        ended = group_texts(game.with_game(status=status), log[-5:])
+        revealing = {name for name, text in ended.items() if all(secret in text for secret in DEAL)}
+        assert revealing == {"over", "aborted", "pause_expired"}, status

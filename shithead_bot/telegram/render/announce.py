@@ -10,6 +10,7 @@ from engine import Rules
 from shithead_bot.narrate import ordinal
 from shithead_bot.service import Announcement, Notice
 from shithead_bot.telegram import keyboards
+from shithead_bot.telegram.render.commitment import commitment_lines, reveal_lines
 from shithead_bot.telegram.render.common import Page, Rendered, esc
 
 
@@ -23,7 +24,8 @@ def announce(page: Page, notice: Notice) -> Rendered | None:
         return game_over(page, notice.data)
     if what is Announcement.STARTED:
         return started(page)
-    return Rendered(_TEXTS[what](page, name, notice.data))
+    text = _TEXTS[what](page, name, notice.data)
+    return Rendered("\n".join([text, *reveal_lines(page)]) if what in REVEALING else text)
 
 
 def game_over(page: Page, data: dict[str, Any]) -> Rendered:
@@ -42,6 +44,7 @@ def game_over(page: Page, data: dict[str, Any]) -> Rendered:
     else:
         winners = [esc(page.names[s]) for s in data.get("winners", [])]
         lines.append(_("👑 {names} won!").format(names=", ".join(winners)))
+    lines += reveal_lines(page)
     return Rendered("\n".join(lines), keyboards.rematch(page))
 
 
@@ -54,7 +57,8 @@ def started(page: Page) -> Rendered:
     else:
         what = _("🃏 Game #{id} is dealt: {names}. Your cards are in our private chat.")
     link = keyboards.open_private_chat(_("🃏 My cards"), page.deep_link("hand"))
-    return Rendered(what.format(id=page.game_id, names=names), list(map(list, link.inline_keyboard)))
+    text = "\n".join([what.format(id=page.game_id, names=names), *commitment_lines(page)])
+    return Rendered(text, list(map(list, link.inline_keyboard)))
 
 
 def topic_gone(page: Page) -> Rendered:
@@ -117,6 +121,7 @@ def _pause_expired(page: Page, name: str, data: dict[str, Any]) -> str:
     ).format(id=page.game_id, days=days)
 
 
+REVEALING = (Announcement.ABORTED, Announcement.PAUSE_EXPIRED)  # a game's last message (OVER: game_over)
 _TEXTS: dict[Announcement, Callable[[Page, str, dict[str, Any]], str]] = {
     Announcement.WENT_OUT: _went_out,
     Announcement.ELIMINATED: _eliminated,

@@ -22,6 +22,7 @@ COMMANDS = [
     ("resume", N_("go on with a paused game")),
     ("settings", N_("this chat's game, rules and turn time")),
     ("quiet", N_("your quiet hours, e.g. /quiet 23:00-08:00 Europe/Paris")),
+    ("verify", N_("check a finished game: its deal and every move")),
     ("help", N_("what I can do")),
 ]
 

@@ -12,6 +12,7 @@ from persistence.models import GameStatus
 from shithead_bot.narrate import ordinal
 from shithead_bot.picture import Labels, Picture, TableInfo, render_ranking, render_table
 from shithead_bot.telegram import keyboards
+from shithead_bot.telegram.render.commitment import commitment_lines
 from shithead_bot.telegram.render.common import Page, Rendered, esc, fit_lines, visible_text
 
 MAX_CAPTION = 1024
@@ -76,4 +77,5 @@ def caption(page: Page, view: ShitheadView | NeighborView, told: Sequence[str]) 
     elif view.to_act is not None:
         name = f"<b>{esc(page.names[view.to_act])}</b>"
         lines.append(_("▶ {name} to play {deadline}").format(name=name, deadline=page.deadline()).rstrip())
+    lines += commitment_lines(page)
     return fit_lines(lines, [f"· {line}" for line in told[-1:]], limit=MAX_CAPTION)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine import NeighborView, Phase, SeatInfo, ShitheadView
 from shithead_bot.narrate import ordinal
 from shithead_bot.telegram import keyboards
+from shithead_bot.telegram.render.commitment import commitment_lines
 from shithead_bot.telegram.render.common import Page, Rendered, esc, fit_lines
 from shithead_bot.telegram.render.lobby import lobby
 
@@ -16,6 +17,7 @@ def table(page: Page) -> Rendered:
     view = page.game.view(None)
     lines = [f"{page.title()} · #{page.game_id}"]
     lines += neighbor_seats(page, view) if isinstance(view, NeighborView) else shithead_seats(page, view)
+    lines += commitment_lines(page)
     told = [f"· {line}" for line in page.move_lines(page.game.moves)[-5:]]
     return Rendered(fit_lines(lines, ["", *told] if told else []), keyboards.table(page))
 

@@ -1,0 +1,47 @@
+"""/verify: check the chat's game, once it is over, against the commitment published at its deal."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from shithead_bot.service import GameNotFoundError, NotOverYetError, ServiceError
+from shithead_bot.telegram.context import bot_context, is_private, language_of, texts
+from shithead_bot.telegram.render.commitment import not_over_text, verdict_text, verify_help_text
+from shithead_bot.telegram.replies import refusal, reply
+
+
+async def verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/verify [number]: the chat's latest dealt game (or the one numbered), checked once it is over."""
+    ctx = bot_context(context)
+    chat = update.effective_chat
+    if chat is None:
+        return
+    t = texts(update)
+    number = game_number(context.args or [])
+    if number == 0:
+        await reply(update, verify_help_text(t))
+        return
+    try:
+        verdict = await ctx.service.verify_game(chat.id, number)
+    except NotOverYetError as exc:
+        await reply(update, not_over_text(exc, t))
+    except GameNotFoundError:
+        if is_private(chat) and number is None:
+            await reply(update, verify_help_text(t))
+        elif number is None:
+            await reply(update, t.gettext("No game has been dealt in this chat yet: there is nothing to verify."))
+        else:
+            await reply(update, t.gettext("No game #{id} was dealt in this chat.").format(id=number))
+    except ServiceError as exc:
+        await reply(update, refusal(exc, t))
+    else:
+        await reply(update, verdict_text(verdict, t, language_of(update)))
+
+
+def game_number(args: list[str]) -> int | None:
+    """``/verify``'s game number: None for the latest, 0 for something that is not a number."""
+    if not args:
+        return None
+    word = args[0].lstrip("#")
+    return int(word) if word.isdigit() and int(word) > 0 else 0
