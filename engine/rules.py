@@ -344,6 +344,7 @@ class CompiledRules:
     legal_ranks: tuple[tuple[int, ...], ...]
     legal_mask: tuple[int, ...]  # bit r set when rank r is legal on that top
     start_ranks: tuple[int, ...]
+    four_burns: bool  # Rules.four_burns, here beside the tables that the burn check reads
 
 
 def _is_wild(rules: Rules, power: Power | None) -> bool:
@@ -390,4 +391,5 @@ def compile_rules(rules: Rules) -> CompiledRules:
         legal_ranks=tuple(tuple(r for r in RANKS if row[r]) for row in legal),
         legal_mask=tuple(sum(1 << r for r in RANKS if row[r]) for row in legal),
         start_ranks=rules.plain_ranks,
+        four_burns=rules.four_burns,
     )
