@@ -987,6 +987,13 @@ class ShitheadState:
     def __copy__(self) -> ShitheadState:
         return self.copy()
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> ShitheadState:
+        return self.copy()  # a copy shares only immutable values (the rules, cards)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled as its :meth:`to_dict` data: the same in both builds, and readable by either."""
+        return _load, (self.to_dict(),)
+
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data with a schema version; :meth:`from_dict` reads it back."""
         return {
@@ -1086,3 +1093,8 @@ class ShitheadState:
             f"<ShitheadState {self.rules.name} seats={self.seats} seed={self.seed} "
             f"phase={self.stage.value} to_act={self.to_act} pile={len(self.pile)} stock={len(self.stock)}>"
         )
+
+
+def _load(data: dict[str, Any]) -> ShitheadState:
+    """A state from pickled :meth:`ShitheadState.to_dict` data."""
+    return ShitheadState.from_dict(data)
