@@ -8,6 +8,7 @@ from typing import Any, Protocol
 
 from engine.errors import SchemaError
 from engine.events import Event
+from engine.frozen import Frozen
 from engine.moves import Move
 
 SCHEMA_VERSION = 1
@@ -20,7 +21,7 @@ class Phase(StrEnum):
 
 
 @dataclass(frozen=True)
-class Outcome:
+class Outcome(Frozen):
     """The end of a game as a value.
 
     ``places[seat]`` is each seat's place, 1 being best; places may be shared (Neighbor).

@@ -31,6 +31,7 @@ from enum import StrEnum
 
 from engine.cards import RANK_TEXTS, parse_rank_strict
 from engine.errors import InvalidMoveError
+from engine.frozen import Frozen
 
 
 class Source(StrEnum):
@@ -45,7 +46,7 @@ MAX_COUNT = 8  # two decks hold eight cards of a rank
 
 
 @dataclass(frozen=True, slots=True)
-class Play:
+class Play(Frozen):
     """Play ``count`` cards of ``rank`` from hand or face-up."""
 
     source: Source
@@ -57,7 +58,7 @@ class Play:
 
 
 @dataclass(frozen=True, slots=True)
-class PlayFaceDown:
+class PlayFaceDown(Frozen):
     """Turn over and play the face-down card in ``slot`` (1, 2 or 3), blind."""
 
     slot: int
@@ -67,7 +68,7 @@ class PlayFaceDown:
 
 
 @dataclass(frozen=True, slots=True)
-class PickUp:
+class PickUp(Frozen):
     """Pick up the pile; ``face_up_rank`` names the face-up card taken along, where the rules say."""
 
     face_up_rank: int | None = None
@@ -77,7 +78,7 @@ class PickUp:
 
 
 @dataclass(frozen=True, slots=True)
-class StockGamble:
+class StockGamble(Frozen):
     """Turn the top stock card onto the pile instead of playing (toggle ``stock_gamble``)."""
 
     def __str__(self) -> str:
@@ -85,7 +86,7 @@ class StockGamble:
 
 
 @dataclass(frozen=True, slots=True)
-class Swap:
+class Swap(Frozen):
     """Swap phase: a hand card of ``hand_rank`` goes face-up, a face-up card of ``face_up_rank`` to hand."""
 
     hand_rank: int
@@ -96,7 +97,7 @@ class Swap:
 
 
 @dataclass(frozen=True, slots=True)
-class Ready:
+class Ready(Frozen):
     """Swap phase: this seat has finished swapping."""
 
     def __str__(self) -> str:
@@ -104,7 +105,7 @@ class Ready:
 
 
 @dataclass(frozen=True, slots=True)
-class Forfeit:
+class Forfeit(Frozen):
     """Leave the game at once. Allowed for any seat still in, at any time; never listed as legal."""
 
     def __str__(self) -> str:
@@ -112,7 +113,7 @@ class Forfeit:
 
 
 @dataclass(frozen=True, slots=True)
-class Keep:
+class Keep(Frozen):
     """Neighbor: keep your card."""
 
     def __str__(self) -> str:
@@ -120,7 +121,7 @@ class Keep:
 
 
 @dataclass(frozen=True, slots=True)
-class Trade:
+class Trade(Frozen):
     """Neighbor: swap with the neighbour to the left; for the dealer, trade with the deck."""
 
     def __str__(self) -> str:

@@ -33,6 +33,7 @@ COMPILED: tuple[str, ...] = (
     "engine.rules",
     "engine.common",
     "engine.errors",
+    "engine.frozen",
     "engine.ai.rollout",
 )
 PURE_ENV = "SHITHEAD_PURE"

@@ -24,6 +24,7 @@ from typing import Any
 
 from engine.cards import RANK_TEXTS, RANKS, parse_rank
 from engine.errors import RulesError
+from engine.frozen import Frozen
 
 
 class Power(StrEnum):
@@ -76,7 +77,7 @@ def _normalise_powers(
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(Frozen):
     """Shithead rules: a power per rank plus toggles (RULES.md §1.11).
 
     ``name`` is the preset this value started from; it is shown to people and never consulted by
@@ -280,7 +281,7 @@ def preset(name: str) -> Rules:
 
 
 @dataclass(frozen=True)
-class NeighborRules:
+class NeighborRules(Frozen):
     """Shit On Your Neighbor (RULES.md Part 2): the number of lives each player starts with."""
 
     lives: int = 3
@@ -330,7 +331,7 @@ class NeighborRules:
 
 
 @dataclass(frozen=True)
-class CompiledRules:
+class CompiledRules(Frozen):
     """Lookup tables derived once from a :class:`Rules` value, indexed by rank (0 = no card)."""
 
     power: tuple[Power | None, ...]
@@ -344,6 +345,7 @@ class CompiledRules:
     legal_ranks: tuple[tuple[int, ...], ...]
     legal_mask: tuple[int, ...]  # bit r set when rank r is legal on that top
     start_ranks: tuple[int, ...]
+    four_burns: bool  # Rules.four_burns, here beside the tables that the burn check reads
 
 
 def _is_wild(rules: Rules, power: Power | None) -> bool:
@@ -390,4 +392,5 @@ def compile_rules(rules: Rules) -> CompiledRules:
         legal_ranks=tuple(tuple(r for r in RANKS if row[r]) for row in legal),
         legal_mask=tuple(sum(1 << r for r in RANKS if row[r]) for row in legal),
         start_ranks=rules.plain_ranks,
+        four_burns=rules.four_burns,
     )

@@ -122,6 +122,28 @@ _SWAP_MOVES: Final[dict[int, tuple[Move, ...]]] = {}  # swap-phase moves by (han
 _RANKS_IN: Final = tuple(tuple(r for r in range(2, RANK_SLOTS) if m << 2 & 1 << r) for m in range(1 << 13))
 
 
+def completes_four(c: CompiledRules, pile: list[Card], below: int, rank: int, count: int) -> bool:
+    """Whether ``count`` cards of ``rank`` put on the first ``below`` cards of ``pile`` make four of
+    a kind that burns (RULES.md §1.7): the row looks through invisible cards, unless the rank played
+    is itself invisible — then only a row of that rank at the very top counts. The one burn check
+    of the rules, the fast path and the search's playouts (engine/ai/rollout.py).
+    """
+    if not c.four_burns or below + count < 4:
+        return False
+    run = count
+    see_through = not c.invisible[rank]
+    invisible = c.invisible
+    i = below - 1
+    while run < 4 and i >= 0:
+        r = RANK_OF[pile[i]]
+        if r == rank:
+            run += 1
+        elif not (see_through and invisible[r]):
+            return False
+        i -= 1
+    return run >= 4
+
+
 class ShitheadState:
     """One game of Shithead. Create it with :meth:`new`; see the package docstring for the API."""
 
@@ -405,23 +427,14 @@ class ShitheadState:
             pile = self.pile
             pile += cards
             events: list[Event] = [_tuple_new(Played, (seat, "h", cards))]
-            c = self._c
-            if c.simple[rank] and not (
-                len(pile) >= 4
-                and self.rules.four_burns
-                and (count >= 4 or RANK_OF[pile[-count - 1]] == rank or c.invisible[RANK_OF[pile[-count - 1]]])
-            ):
+            if self._c.simple[rank] and not completes_four(self._c, pile, len(pile) - count, rank, count):
                 # The common case, kept short: a plain card that neither burns nor skips. The same
                 # as _resolve: the new top, refill, and the next seat (or going out).
                 self.top = rank
                 if self.stock and self.hand_count[seat] < 3:
                     self._refill(seat, events)
                 if self.hand_count[seat]:
-                    n, d, active = self.seats, self.direction, self.active
-                    nxt = (seat + d) % n
-                    while not active[nxt]:
-                        nxt = (nxt + d) % n
-                    self.turn = nxt
+                    self.turn = self.next_seat(seat)
                 else:
                     self._resolve_after_last_hand_card(seat, events)
             else:
@@ -685,12 +698,7 @@ class ShitheadState:
         """Everything after cards reach the pile: burn, refill, going out, who acts next."""
         c = self._c
         pile = self.pile
-        burned = c.burns[rank] or (
-            self.rules.four_burns
-            and len(pile) >= 4
-            and (count >= 4 or RANK_OF[pile[-count - 1]] == rank or c.invisible[RANK_OF[pile[-count - 1]]])
-            and self._four_of_a_kind()
-        )
+        burned = c.burns[rank] or completes_four(c, pile, len(pile) - count, rank, count)
         if burned:
             events.append(_tuple_new(Burned, (seat, len(pile), not c.burns[rank])))
             self.discard += pile
@@ -711,11 +719,7 @@ class ShitheadState:
         elif burned:
             pass  # the same seat plays again on the empty table
         elif c.plain_move[rank]:
-            n, d, active = self.seats, self.direction, self.active
-            nxt = (seat + d) % n
-            while not active[nxt]:
-                nxt = (nxt + d) % n
-            self.turn = nxt
+            self.turn = self.next_seat(seat)
         else:
             self._skip_or_reverse(seat, rank, count, events)
 
@@ -735,23 +739,6 @@ class ShitheadState:
             events.append(Reversed(self.direction))
         self._advance(seat, 1 + count if c.skips[rank] else 1, events)
 
-    def _four_of_a_kind(self) -> bool:
-        """Four or more of one rank on top, looking through invisible cards (RULES.md §1.7)."""
-        pile = self.pile
-        top_rank = RANK_OF[pile[-1]]
-        invisible = self._c.invisible
-        run = 0
-        see_through = not invisible[top_rank]
-        for card in reversed(pile):
-            r = RANK_OF[card]
-            if r == top_rank:
-                run += 1
-                if run >= 4:
-                    return True
-            elif not (see_through and invisible[r]):
-                return False
-        return False
-
     def _refill(self, seat: int, events: list[Event]) -> None:
         stock = self.stock
         take = min(3 - self.hand_count[seat], len(stock))
@@ -763,19 +750,27 @@ class ShitheadState:
 
     def _advance(self, seat: int, steps: int, events: list[Event]) -> None:
         """Pass the turn ``steps`` active seats along; the first ``steps - 1`` are skipped."""
-        n, d, active = self.seats, self.direction, self.active
-        s = seat
-        skipped: list[int] = []
-        while True:
-            s = (s + d) % n
-            if active[s]:
-                steps -= 1
-                if not steps:
-                    break
+        s = self.next_seat(seat)
+        if steps > 1:
+            skipped: list[int] = []
+            for _ in range(steps - 1):
                 skipped.append(s)
-        if skipped:
+                s = self.next_seat(s)
             events.append(Skipped(tuple(skipped)))
         self.turn = s
+
+    def next_seat(self, seat: int) -> int:
+        """The seat still in that comes after ``seat`` in the direction of play."""
+        n, d, active = self.seats, self.direction, self.active
+        s = (seat + d) % n
+        while not active[s]:
+            s = (s + d) % n
+        return s
+
+    def burns(self, rank: int, count: int) -> bool:
+        """Would ``count`` cards of ``rank`` played now burn the pile (a burn card, or four of a kind)?"""
+        c = self._c
+        return c.burns[rank] or completes_four(c, self.pile, len(self.pile), rank, count)
 
     def _go_out(self, seat: int, events: list[Event]) -> None:
         self.finished.append(seat)
@@ -992,6 +987,13 @@ class ShitheadState:
     def __copy__(self) -> ShitheadState:
         return self.copy()
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> ShitheadState:
+        return self.copy()  # a copy shares only immutable values (the rules, cards)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled as its :meth:`to_dict` data: the same in both builds, and readable by either."""
+        return _load, (self.to_dict(),)
+
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data with a schema version; :meth:`from_dict` reads it back."""
         return {
@@ -1091,3 +1093,8 @@ class ShitheadState:
             f"<ShitheadState {self.rules.name} seats={self.seats} seed={self.seed} "
             f"phase={self.stage.value} to_act={self.to_act} pile={len(self.pile)} stock={len(self.stock)}>"
         )
+
+
+def _load(data: dict[str, Any]) -> ShitheadState:
+    """A state from pickled :meth:`ShitheadState.to_dict` data."""
+    return ShitheadState.from_dict(data)

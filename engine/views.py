@@ -11,12 +11,13 @@ from dataclasses import dataclass
 
 from engine.cards import Card
 from engine.common import Outcome, Phase
+from engine.frozen import Frozen
 from engine.moves import Move, Source
 from engine.rules import NeighborRules, Rules
 
 
 @dataclass(frozen=True)
-class SeatInfo:
+class SeatInfo(Frozen):
     """What everybody may know of one Shithead seat."""
 
     seat: int
@@ -44,7 +45,7 @@ class SeatInfo:
 
 
 @dataclass(frozen=True)
-class ShitheadView:
+class ShitheadView(Frozen):
     """One seat's view of a Shithead game (``seat`` None: a spectator, who sees no hand)."""
 
     seat: int | None
@@ -75,7 +76,7 @@ class ShitheadView:
 
 
 @dataclass(frozen=True)
-class SwapMemory:
+class SwapMemory(Frozen):
     """Neighbor: a swap this seat took part in, and the two cards it saw (``other`` None: the deck)."""
 
     other: int | None
@@ -84,7 +85,7 @@ class SwapMemory:
 
 
 @dataclass(frozen=True)
-class NeighborSeatInfo:
+class NeighborSeatInfo(Frozen):
     seat: int
     lives: int
     active: bool
@@ -93,7 +94,7 @@ class NeighborSeatInfo:
 
 
 @dataclass(frozen=True)
-class NeighborView:
+class NeighborView(Frozen):
     """One seat's view of a Neighbor game."""
 
     seat: int | None

@@ -99,7 +99,7 @@ def _play(state: ShitheadState, seat: int, plays: list[Play], rnd: Callable[[], 
         return end
     if low.rank < HIGH or plainly:
         return low
-    nxt = _next_seat(state, seat)
+    nxt = state.next_seat(seat)
     if state.hand_count[nxt] + len(state.face_up[nxt]) + state.fd_count[nxt] >= NEAR_END:
         for m in plays:  # ranks ascending: the lowest stand-in, one card (or all, if spent together)
             if stand_in[m.rank]:
@@ -150,7 +150,7 @@ def _block(state: ShitheadState, seat: int, plays: list[Play], plain: tuple[bool
     rank it cannot follow (at most BLOCK_NEAR_END cards left), or, with two seats left, one card of
     the plain rank it can follow with fewest cards (at most FEWEST_NEAR_END left), as the heuristic
     does (heuristic.HeuristicPlayer._pressure)."""
-    nxt = _next_seat(state, seat)
+    nxt = state.next_seat(seat)
     count = state.hand_count[nxt]
     left = count + len(state.face_up[nxt]) + state.fd_count[nxt]
     if left > BLOCK_NEAR_END and (left > FEWEST_NEAR_END or state.n_active != 2):
@@ -178,29 +178,9 @@ def _block(state: ShitheadState, seat: int, plays: list[Play], plain: tuple[bool
     return fewest[1] if fewest[0] < answers[0][0] else None
 
 
-def _next_seat(state: ShitheadState, seat: int) -> int:
-    n, d, active = state.seats, state.direction, state.active
-    s = (seat + d) % n
-    while not active[s]:
-        s = (s + d) % n
-    return s
-
-
 def burns(state: ShitheadState, move: Play) -> bool:
-    """Would this play burn the pile?"""
-    c = state._c
-    if c.burns[move.rank]:
-        return True
-    if not state.rules.four_burns:
-        return False
-    run = move.count
-    for card in reversed(state.pile):
-        r = card % 13 + 2
-        if r == move.rank:
-            run += 1
-        elif not c.invisible[r]:
-            break
-    return run >= 4
+    """Would this play burn the pile? (The rules' own check: ShitheadState.burns.)"""
+    return state.burns(move.rank, move.count)
 
 
 def playout(

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 
 from engine import AnyState, Move
 from engine.ai import level_name
+from shithead_bot.service import pool
 from shithead_bot.service.autoplay import computer_move, computer_seed, next_computer, next_forced
 
 log = logging.getLogger(__name__)
@@ -147,7 +148,7 @@ def think_chain(chain: Chain) -> list[Thought]:
         seat, level = found
         seed = computer_seed(chain.game_seed, count)
         started = time.perf_counter()
-        move = computer_move(state, seat, level, seed)
+        move = pool.decide(state, seat, level, seed)  # a slow level: in a worker process
         thoughts.append(Thought(decision_key(state, seat, level, seed), level, move, time.perf_counter() - started))
         state.apply(seat, move)
         count += 1

@@ -225,3 +225,42 @@ def test_a_playout_caught_in_a_loop_stops_as_soon_as_the_game_stands_still() -> 
     assert rollout.playout(world, random.Random(1).random, 3000) is None
     assert world.moves_applied - start < 4 * rollout.STALL
     assert not world.is_over
+
+
+@pytest.mark.parametrize(
+    ("pile", "burns"),
+    [
+        (["8", "3", "8", "8"], False),  # an invisible top: only its own row at the very top counts
+        (["Q", "8", "8", "8"], True),
+        (["8", "8", "8", "3"], False),  # the 8 on a 3: only one 8 at the top
+        (["Q", "3", "Q", "Q"], False),  # a Queen is no 8
+    ],
+)
+def test_the_playouts_know_when_an_invisible_rank_burns(pile: list[str], burns: bool) -> None:
+    """RULES.md §1.7: "when the top card is itself invisible, only a row of that invisible rank at
+    the very top counts" — another invisible rank below does not let the row go on."""
+    rules = STANDARD.with_rules({"3": "invisible", "8": "invisible"})
+    state = position(rules, [["8", "4"], ["5", "6"]], pile=pile)
+    move = Play(Source.HAND, 8, 1)
+    assert rollout.burns(state, move) is burns
+    assert any(e.__class__.__name__ == "Burned" for e in state.copy().apply(0, move)) is burns
+
+
+def test_the_playouts_burn_as_the_rules_do_in_random_positions() -> None:
+    """Whether a play burns, asked of the playouts, is what applying it does, in every preset and
+    with two invisible ranks (house rules)."""
+    rule_sets = [*PRESETS.values(), STANDARD.with_rules({"3": "invisible", "8": "invisible", "4": "skip"})]
+    rng = random.Random(7)
+    checked = 0
+    for i in range(600):
+        state = new_game("shithead", rule_sets[i % len(rule_sets)], 2 + i % 3, i)
+        while not state.is_over and checked < 20000:
+            seat = rng.choice(state.seats_to_act())
+            moves = state.legal_moves(seat)
+            for m in moves:
+                if isinstance(m, Play) and state.to_act == seat:
+                    burned = any(e.__class__.__name__ == "Burned" for e in state.copy().apply(seat, m))
+                    assert rollout.burns(state, m) is burned, (state.to_dict(), m)
+                    checked += 1
+            state.apply(seat, moves[int(rng.random() * len(moves))])
+    assert checked > 1000
