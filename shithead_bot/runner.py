@@ -92,7 +92,5 @@ def run(settings: Settings, *, migrate: bool = True) -> int:
         return fail(redact(database_problem(exc)))
     from shithead_bot.telegram.app import run_bot  # the Telegram side, only when it is needed
 
-    logging.getLogger("shithead_bot").info("engine: %s", engine_kind())
-
-    problem = run_bot(settings, token)
+    problem = run_bot(settings, token, engine_kind())
     return fail(redact(problem)) if problem else 0

@@ -40,12 +40,15 @@ from shithead_bot.timers.sweeper import Sweeper
 log = logging.getLogger("shithead_bot")
 
 
-def run_bot(settings: Settings, token: str) -> str | None:
+def run_bot(settings: Settings, token: str, engine: str = "") -> str | None:
     """Run until stopped: long polling, or a webhook when ``settings.webhook_url`` is set. Returns a
-    one-line reason when the bot cannot start."""
+    one-line reason when the bot cannot start (then nothing else was said). ``engine``: which
+    engine runs, logged once the token is known good."""
     problem = asyncio.run(check_token(settings, token))
     if problem:
         return problem
+    if engine:
+        log.info("engine: %s", engine)
     try:
         asyncio.run(serve(build_application(settings, token), settings, token))
     except (InvalidToken, NetworkError) as exc:
