@@ -1,0 +1,76 @@
+"""Telegram has a bad two minutes, in real time: the fake Bot API answers 502 to every call of the
+real ``shithead-bot run`` mid-game. The bot says so on /healthz, gives nothing up, and when
+Telegram answers again the game carries on from where it was and ends normally."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sqlite3
+import urllib.request
+
+import pytest
+
+from tests.e2e.conftest import FLOW_LIMITS, start_all
+from tests.e2e.harness import Player, current, free_port, play_until_over, running_bot, start_game
+from tests.support.fakebot import FakeTelegram
+
+pytestmark = pytest.mark.slow
+OUTAGE_SECONDS = int(os.environ.get("OUTAGE_SECONDS", "120"))  # shorter to try it by hand
+
+
+def health(port: int) -> dict[str, object]:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as answer:
+            body: dict[str, object] = json.loads(answer.read())
+    except urllib.error.HTTPError as failing:
+        body = json.loads(failing.read())
+    return body
+
+
+async def test_a_two_minute_outage_mid_game_loses_nothing(
+    fake: FakeTelegram, database_url: str, players: list[Player]
+) -> None:
+    duo = players[:2]
+    port = free_port()
+    async with running_bot(fake, database_url, extra_env={**FLOW_LIMITS, "METRICS_PORT": str(port)}) as bot:
+        await start_all(fake, duo)
+        await start_game(fake, duo)
+        for _ in range(3):
+            for player in duo:
+                await fake.wait_for(lambda: any(p.live_message() for p in duo), timeout=15)
+                await player.play_turn()
+        mover = await fake.wait_for(lambda: next((p for p in duo if p.live_message()), None), timeout=15)
+        message = mover.live_message()
+        assert message is not None
+        fake.start_outage(from_method="answerCallbackQuery")  # the press is taken, then Telegram goes
+        data = fake.button_data(message.chat_id, message.message_id, mover.choose(message))
+        await fake.press(mover.user_id, message.chat_id, message.message_id, data)
+        await fake.wait_for(lambda: fake.calls_of("answerCallbackQuery")[-1].result == 502, timeout=15)
+        await asyncio.sleep(OUTAGE_SECONDS / 2)
+        during = await asyncio.to_thread(health, port)
+        assert during["status"] == "failing"
+        assert during["checks"]["bot_api"]["ok"] is False  # type: ignore[index]
+        await asyncio.sleep(OUTAGE_SECONDS / 2)
+        fake.end_outage()
+
+        def moved_on() -> bool:  # the pressed message shows the move, and someone has a keyboard
+            return current(fake, message, mover.user_id).text != message.text and any(p.live_message() for p in duo)
+
+        try:
+            await fake.wait_for(moved_on, timeout=90)
+        except AssertionError:
+            print(bot.log_text)
+            raise
+        for _ in range(300):
+            after = await asyncio.to_thread(health, port)
+            if after["status"] == "ok":
+                break
+            await asyncio.sleep(0.2)
+        assert after["status"] == "ok", after
+        await play_until_over(fake, duo)
+    with sqlite3.connect(bot.database_url.split(":///", 1)[1]) as db:
+        assert db.execute("select count(*) from outbox where last_error like 'gave up%'").fetchone() == (0,)
+        assert db.execute("select count(*) from outbox where delivered_at is null").fetchone() == (0,)
+        assert db.execute("select status from game").fetchall() == [("finished",)]
