@@ -8,7 +8,7 @@ import gettext
 import logging
 
 from telegram import CallbackQuery, InlineKeyboardMarkup, Message, ReplyParameters, Update
-from telegram.constants import ParseMode
+from telegram.constants import ChatType, ParseMode
 from telegram.error import BadRequest
 
 from engine import CardNotOwnedError, EngineError, GameOverError, IllegalMoveError, InvalidMoveError, NotYourTurnError
@@ -30,7 +30,8 @@ from shithead_bot.service import (
     TooFewPlayersError,
     WrongStateError,
 )
-from shithead_bot.telegram.callback_data import BadCallbackError
+from shithead_bot.telegram.callback_data import BadCallbackError, NotYourQuestionError
+from shithead_bot.telegram.render.info import addressed
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +46,7 @@ REFUSALS: dict[type[Exception], str] = {
     StaleVersionError: N_("This button is out of date."),
     BadCallbackError: N_("This button is not valid."),
     AlreadyDoneError: N_("Already done."),
+    NotYourQuestionError: N_("Only whoever asked can answer this."),
     NotAPlayerError: N_("You are not playing in this game."),
     NotAllowedError: N_("Only the game's creator or a chat admin can do that."),
     LobbyFullError: N_("The game is full."),
@@ -89,10 +91,12 @@ async def reply(
     update: Update, text: str, markup: InlineKeyboardMarkup | None = None, *, reply_to: int | None = None
 ) -> Message | None:
     """Answer in the chat (and the forum topic) the update came from; ``reply_to`` quotes that
-    message, e.g. the open lobby."""
+    message, e.g. the open lobby. In a group, commands in the text name the bot (privacy mode)."""
     message = update.effective_message
     if message is None:
         return None
+    if message.chat.type != ChatType.PRIVATE:
+        text = addressed(text, message.get_bot().username)
     quote = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
     return await message.reply_text(
         text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True, reply_parameters=quote

@@ -345,5 +345,7 @@ def test_help_says_how_to_start_a_game() -> None:
     from shithead_bot.telegram.render.info import help_text
 
     lines = help_text(translations("en")).splitlines()
-    assert lines[2] == "To play: add me to a group, send /newgame there, and tap Join; whoever opened it taps Start."
+    assert lines[2] == (
+        "To play: add me to a group, send /newgame there, and tap Join; whoever opened it, or a chat admin, taps Start."
+    )
     assert help_text(translations("fr")).splitlines()[2].startswith("Pour jouer : ajoutez-moi à un groupe")

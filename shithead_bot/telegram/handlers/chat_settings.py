@@ -4,6 +4,8 @@ quiet hours (/quiet)."""
 from __future__ import annotations
 
 from telegram import Update
+from telegram.constants import ParseMode
+from telegram.error import Forbidden
 from telegram.ext import ContextTypes
 
 from engine import PRESETS, EngineError
@@ -11,7 +13,15 @@ from shithead_bot.i18n import available_languages
 from shithead_bot.service import TABLE_STYLES, ChatSnapshot, ServiceError
 from shithead_bot.telegram import keyboards
 from shithead_bot.telegram.callback_data import Action, Button, TurnChoice
-from shithead_bot.telegram.context import BotContext, bot_context, is_chat_admin, is_private, texts
+from shithead_bot.telegram.context import (
+    BotContext,
+    bot_context,
+    is_chat_admin,
+    is_private,
+    person,
+    speaks_as_admin,
+    texts,
+)
 from shithead_bot.telegram.handlers.presses import Done, Press, presser
 from shithead_bot.telegram.parsing import (
     SettingError,
@@ -28,17 +38,17 @@ from shithead_bot.telegram.replies import refusal, reply
 async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/settings: show, or change one setting (chat admins; anyone in a private chat)."""
     ctx = bot_context(context)
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None or user is None:
+    chat, user = update.effective_chat, person(update)
+    if chat is None:
         return
     t = texts(update)
-    current = await ctx.service.ensure_chat(chat.id, chat.type, chat.title or user.first_name)
+    current = await ctx.service.ensure_chat(chat.id, chat.type, chat.title or (user.first_name if user else ""))
     args = context.args or []
     if not args:
         await reply(update, settings_text(current, t), keyboards.turn_times(ctx.codec, chat.id))
         return
-    if not is_private(chat) and not await is_chat_admin(context, chat.id, user.id):
-        await reply(update, t.gettext("Only a chat admin can change the settings."))
+    if not is_private(chat) and not await speaks_as_admin(update, context):
+        await tell_privately(update, context, t.gettext("Only a chat admin can change the settings."))
         return
     try:
         changed = await change(ctx, chat.id, args[0].lower(), args[1:])
@@ -46,6 +56,19 @@ async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(update, esc(str(exc)) + "\n" + esc(SETTINGS_USAGE))
         return
     await reply(update, settings_text(changed, t))
+
+
+async def tell_privately(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str) -> None:
+    """A refusal that concerns only the sender: in our private chat, so the group stays clear; in
+    the group only when the bot cannot write to them yet."""
+    user = person(update)
+    if user is not None:
+        try:
+            await context.bot.send_message(user.id, text, parse_mode=ParseMode.HTML)
+            return
+        except Forbidden:
+            pass
+    await reply(update, text)
 
 
 async def change(ctx: BotContext, chat_id: int, key: str, values: list[str]) -> ChatSnapshot:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gettext
+import re
 from collections.abc import Sequence
 
 from persistence.repo import PresetRow, StatsRow
@@ -26,12 +27,41 @@ COMMANDS = [
 ]
 
 
+COMMAND_NAMES = frozenset(["start", *(name for name, _ in COMMANDS)])
+BARE_COMMAND = re.compile(r"(?<![\w/.:@<])/([a-z]+)\b(?![@\w])")
+
+
+def addressed(text: str, bot_username: str) -> str:
+    """Every command of ours in a group text, written ``/cmd@botname``: with privacy mode on, a bare
+    ``/cmd`` reaches the bot only when no other bot posted after it (Bot API FAQ)."""
+    if not bot_username:
+        return text
+
+    def name(found: re.Match[str]) -> str:
+        return f"/{found.group(1)}@{bot_username}" if found.group(1) in COMMAND_NAMES else found.group(0)
+
+    return BARE_COMMAND.sub(name, text)
+
+
+def greeting(t: gettext.NullTranslations, bot_username: str) -> str:
+    """The one line the bot says when it is added to a group: how to call it."""
+    return addressed(
+        t.gettext(
+            "👋 Hello! Open a game with /newgame — here, write my commands with my name, as shown; /help lists them."
+        ),
+        bot_username,
+    )
+
+
 def help_text(t: gettext.NullTranslations) -> str:
     _ = t.gettext
     lines = [
         _("🃏 I run games of <b>Shithead</b> and <b>Shit On Your Neighbor</b> in your group, at your own pace."),
         _("Your cards and buttons come in our private chat; the group sees one table message."),
-        _("To play: add me to a group, send /newgame there, and tap Join; whoever opened it taps Start."),
+        _(
+            "To play: add me to a group, send /newgame there, and tap Join; "
+            "whoever opened it, or a chat admin, taps Start."
+        ),
         "",
     ]
     computers = _(
