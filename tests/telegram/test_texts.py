@@ -159,6 +159,33 @@ def test_a_timeout_is_told_to_me_in_the_second_person() -> None:
     assert text.splitlines()[1] == "⏰ Your time ran out — you picked up the pile (6 cards)"
 
 
+def test_a_timeout_names_the_player_once() -> None:
+    state = playing()
+    moves = (MoveLine(4, 1, "t", "timeout", (ev.PickedUp(1, 6, None),)),)
+    lines = page_of(snapshot(state, moves=moves)).move_lines(moves)
+    assert lines == ["⏰ Time ran out: Bob picked up the pile (6 cards)"]
+
+
+def test_a_swap_phase_timeout_says_it_made_the_player_ready_then_who_starts() -> None:
+    state = playing()
+    four = card_of(2)
+    timed_out = MoveLine(3, 1, "t", "timeout", (ev.Readied(1), ev.PlayStarted(1, four.rank)))
+    game = snapshot(state, moves=(timed_out,))
+    expected = ["⏰ Time ran out: Bob is ready", "Bob starts with a 4"]
+    assert page_of(game).move_lines([timed_out]) == expected  # the group's table
+    assert page_of(game).move_lines([timed_out], me=0, play_only=True) == expected  # Ann's turn message
+
+
+def test_the_group_is_not_told_each_swap() -> None:
+    state = playing()
+    swaps = tuple(line(n, 2, ev.Swapped(2, card_of(n), card_of(n + 4))) for n in range(1, 5))
+    moves = (*swaps, line(5, 2, ev.Readied(2)))
+    game = snapshot(state, moves=moves)
+    assert page_of(game).move_lines(moves) == ["Cleo is ready"]
+    mine = page_of(game).move_lines(moves, me=2)
+    assert mine[0] == f"You put {card_of(1)} face-up and took {card_of(5)} into hand"
+
+
 def test_a_neighbor_turn_reads_top_down_and_speaks_to_me() -> None:
     state = new_game("neighbor", NeighborRules(), 3, 5)
     assert isinstance(state, NeighborState)
