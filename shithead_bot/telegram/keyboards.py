@@ -116,6 +116,9 @@ def neighbor_turn(page: Page, version: int, trade_label: str) -> Keyboard:
 
 
 def rematch(page: Page) -> Keyboard:
+    """Rematch, when at least two players would be dealt in again (who left is not)."""
+    if sum(1 for seat in page.game.seats if not seat.forfeited) < 2:
+        return []
     return [[page.button(page._("🔁 Rematch"), Action.REMATCH)]]
 
 

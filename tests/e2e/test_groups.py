@@ -14,6 +14,7 @@ from tests.support.fakebot import FakeTelegram
 pytestmark = pytest.mark.slow
 ANONYMOUS = 1087968824
 BOT = "shithead_test_bot"
+DEALT = "Dealt! Check your private chat with me."
 
 
 def db_rows(bot: BotProcess, query: str, *args: object) -> list[tuple[object, ...]]:
@@ -75,7 +76,7 @@ async def test_an_anonymous_admin_pauses_a_game(fake: FakeTelegram, bot: BotProc
     await bob.press(lobby, "✋ Join")
     await bob.press(current(fake, lobby, bob.user_id), "🤖 Easy")
     await fake.wait_for(lambda: "(2/" in current(fake, lobby, alice.user_id).text, timeout=15)
-    assert await alice.press(current(fake, lobby, alice.user_id), "▶️ Start") == "Dealt! Check your private chat with me."
+    assert await alice.press(current(fake, lobby, alice.user_id), "▶️ Start") == DEALT
     await fake.send_as_group(alice.user_id, GROUP, "/pause")
     await fake.wait_for(lambda: db_rows(bot, "select status from game") == [("paused",)], timeout=15)
     await fake.send_as_group(alice.user_id, GROUP, "/hand")  # personal commands: write as yourself
@@ -95,7 +96,7 @@ async def test_only_the_creator_or_an_admin_starts_and_the_texts_say_so(
     assert await cleo.press(current(fake, lobby, cleo.user_id), "▶️ Start") == (
         "Only the game's creator or a chat admin can do that."
     )
-    assert await alice.press(current(fake, lobby, alice.user_id), "▶️ Start") == "Dealt! Check your private chat with me."
+    assert await alice.press(current(fake, lobby, alice.user_id), "▶️ Start") == DEALT
     await cleo.command("/help")
     helped = await bot_says(fake, cleo.user_id, "taps Start")
     assert "or a chat admin" in helped

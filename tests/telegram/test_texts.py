@@ -367,6 +367,40 @@ def test_the_end_names_the_loser_once() -> None:
     ]
 
 
+def finished(forfeited: tuple[int, ...] = ()) -> GameSnapshot:
+    """Seed 5's game played out by random players; ``forfeited`` seats marked as having left."""
+    from engine.ai import make_player
+
+    state = playing()
+    player = make_player("random", 1)
+    while not state.is_over:
+        seat = state.seats_to_act()[0]
+        state.apply(seat, player.choose(state.view(seat)))
+    outcome = state.outcome
+    assert outcome is not None
+    game = snapshot(state).with_game(status=GameStatus.FINISHED)
+    seats = [
+        replace(s, place=outcome.places[s.number], is_loser=s.number == outcome.loser, forfeited=s.number in forfeited)
+        for s in game.seats
+    ]
+    return replace(game, seats=seats)
+
+
+def test_who_left_is_told_so_once() -> None:
+    game = finished(forfeited=(1,))
+    text = private.result(page_of(game), game.seat(1), ["You left the game"]).text
+    assert text.count("You left the game") == 1, text
+
+
+def test_no_rematch_when_fewer_than_two_players_would_be_dealt_in() -> None:
+    from shithead_bot.telegram import keyboards
+
+    assert private.result(page_of(finished()), finished().seat(0)).buttons
+    game = finished(forfeited=(1, 2))
+    assert not private.result(page_of(game), game.seat(0)).buttons
+    assert keyboards.rematch(page_of(game)) == []  # the group's game-over message uses it too
+
+
 def test_help_says_how_to_start_a_game() -> None:
     from shithead_bot.i18n import translations
     from shithead_bot.telegram.render.info import help_text

@@ -31,9 +31,7 @@ def who_starts(page: Page) -> str:
     creator = next((s for s in page.game.seats if s.player_id == created_by), None)
     if creator is None:
         return _("Join and add computer players; then whoever opened the lobby or a chat admin presses Start.")
-    return _("Join and add computer players; then {name} or a chat admin presses Start.").format(
-        name=esc(creator.name)
-    )
+    return _("Join and add computer players; then {name} or a chat admin presses Start.").format(name=esc(creator.name))
 
 
 def seat_label(page: Page, seat: SeatSnapshot) -> str:
