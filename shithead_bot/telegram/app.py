@@ -140,9 +140,10 @@ async def _post_init(app: Application) -> None:
     app.bot_data[KEY] = bot_ctx
     await app.bot.set_my_commands([BotCommand(name, text) for name, text in COMMANDS])
     assert app.job_queue is not None
-    app.job_queue.run_repeating(jobs.sweep_outbox, interval=settings.outbox_sweep_seconds, first=0.2, name="outbox")
-    app.job_queue.run_repeating(jobs.sweep_timers, interval=settings.sweep_seconds, first=0.5, name="timers")
-    app.job_queue.run_repeating(jobs.forget_old_updates, interval=3600, first=60, name="forget")
+    queue = app.job_queue
+    jobs.every(queue, jobs.sweep_outbox, interval=settings.outbox_sweep_seconds, first=0.2, name="outbox")
+    jobs.every(queue, jobs.sweep_timers, interval=settings.sweep_seconds, first=0.5, name="timers")
+    jobs.every(queue, jobs.forget_old_updates, interval=3600, first=60, name="forget")
     log.info("started as @%s on %s", username, make_url(settings.database_url).render_as_string(hide_password=True))
     if not app.bot.can_read_all_group_messages:
         log.warning(

@@ -123,3 +123,4 @@ async def test_privacy_mode_commands_name_the_bot(fake: FakeTelegram, database_u
         assert f"/hand@{BOT}" in helped
         assert " /hand " not in helped
     assert "privacy mode" in bot.log_text
+    assert "maximum number of running instances" not in bot.log_text, bot.log_text
