@@ -3,13 +3,15 @@ quiet hours (/quiet)."""
 
 from __future__ import annotations
 
+import gettext
+
 from telegram import Update
 from telegram.constants import ParseMode
 from telegram.error import Forbidden
 from telegram.ext import ContextTypes
 
 from engine import PRESETS, EngineError
-from shithead_bot.i18n import available_languages
+from shithead_bot.i18n import N_, available_languages
 from shithead_bot.service import TABLE_STYLES, ChatSnapshot, ServiceError
 from shithead_bot.telegram import keyboards
 from shithead_bot.telegram.callback_data import Action, Button, TurnChoice
@@ -53,7 +55,7 @@ async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     try:
         changed = await change(ctx, chat.id, args[0].lower(), args[1:])
     except (SettingError, EngineError, ValueError) as exc:
-        await reply(update, esc(str(exc)) + "\n" + esc(SETTINGS_USAGE))
+        await reply(update, esc(in_words(exc, t)) + "\n" + esc(SETTINGS_USAGE))
         return
     await reply(update, settings_text(changed, t))
 
@@ -96,7 +98,14 @@ async def change(ctx: BotContext, chat_id: int, key: str, values: list[str]) -> 
         return await service.update_chat(chat_id, table_style=values[0])
     if key == "language" and len(values) == 1 and values[0] in [*available_languages(), "auto"]:
         return await service.update_chat(chat_id, language=None if values[0] == "auto" else values[0])
-    raise SettingError(f"I cannot read /settings {key[:20]} {' '.join(values)[:40]}")
+    raise SettingError(N_("I cannot read /settings {what}"), what=f"{key[:20]} {' '.join(values)[:40]}".strip())
+
+
+def in_words(exc: Exception, t: gettext.NullTranslations) -> str:
+    """Why a setting was refused, in the reader's language (a house rule's reason is the engine's)."""
+    if isinstance(exc, SettingError):
+        return t.gettext(exc.template).format(**exc.values)
+    return str(exc)
 
 
 async def turn_button(update: Update, context: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
@@ -122,7 +131,7 @@ async def quiet(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         elif args:
             await ctx.service.set_quiet_hours(user.id, parse_quiet_hours(" ".join(args)))
     except SettingError as exc:
-        await reply(update, esc(str(exc)))
+        await reply(update, esc(in_words(exc, texts(update))))
         return
     except ServiceError as exc:
         await reply(update, refusal(exc, texts(update)))
