@@ -97,6 +97,7 @@ async def open_private_game(
             for _ in range(computers):
                 await _add_computer(tx, level)
             deal(tx, core.settings, core.seed_source())
+            _dealt_in_private(tx)
             return await core.commit(tx)
     except OpenRaceError:
         raise await core.already_open(user.id) from None
@@ -253,7 +254,16 @@ async def _rematch(core: Core, session: AsyncSession, game_id: int, user_id: int
         )
         tx.seats.append(await repo.add_seat(session=session, seat=clone))
     deal(tx, core.settings, core.seed_source())
+    _dealt_in_private(tx)
     return tx
+
+
+def _dealt_in_private(tx: GameTx) -> None:
+    """A game in a private chat opens with its table and the player's cards, nothing else: no lobby
+    message, and no deal announcement with a link to the very chat it is posted in."""
+    if tx.chat.kind != "private":
+        return
+    tx.notices = [n for n in tx.notices if n.kind != NoticeKind.LOBBY and n.announcement != Announcement.STARTED]
 
 
 async def _add_human(tx: GameTx, player: Player) -> None:
@@ -279,7 +289,7 @@ def _check_seen_computers(tx: GameTx, seen: int | None) -> None:
 def _check_room(tx: GameTx) -> None:
     rules = rules_from_dict(tx.game.kind, tx.game.rules)
     if len(tx.seats) >= rules.max_seats:
-        raise LobbyFullError(f"the game is full ({rules.max_seats} players)")
+        raise LobbyFullError(f"the game is full ({rules.max_seats} players)", rules.max_seats)
 
 
 async def _renumber(tx: GameTx) -> None:

@@ -81,6 +81,8 @@ def refusal(exc: Exception, t: gettext.NullTranslations) -> str:
     if isinstance(exc, RateLimitedError):
         n = max(1, exc.seconds_left // 60)
         return t.ngettext("Not so fast — try again in {n} min.", "Not so fast — try again in {n} min.", n).format(n=n)
+    if isinstance(exc, LobbyFullError) and exc.max_seats:
+        return _("The game is full: it seats at most {n} players.").format(n=exc.max_seats)
     if isinstance(exc, WrongStateError):
         return _(WRONG_STATE.get(GameStatus(exc.status), N_("That cannot be done now.")))
     text = _by_class(REFUSALS, exc)

@@ -9,7 +9,7 @@ from telegram.ext import ContextTypes
 from engine import EngineError
 from engine.ai import DEFAULT_LEVEL
 from shithead_bot.i18n import N_
-from shithead_bot.service import AlreadyOpenError, ServiceError
+from shithead_bot.service import AlreadyOpenError, LobbyFullError, ServiceError
 from shithead_bot.telegram.callback_data import Action, Button, ComputerChoice
 from shithead_bot.telegram.context import (
     BotContext,
@@ -59,6 +59,10 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             )  # fmt: skip
     except AlreadyOpenError as exc:
         await reply(update, refusal(exc, t), reply_to=exc.message_id)
+        return
+    except LobbyFullError as exc:  # in private: too many computers asked for
+        most = t.gettext("A game seats at most {n} players: you and up to {computers} computers.")
+        await reply(update, most.format(n=exc.max_seats, computers=exc.max_seats - 1))
         return
     except (ServiceError, EngineError) as exc:  # an engine error here is a house rule's reason: for the asker
         await reply(update, refusal(exc, t) if isinstance(exc, ServiceError) else esc(str(exc)))
