@@ -409,4 +409,4 @@ def test_help_says_how_to_start_a_game() -> None:
     assert lines[2] == (
         "To play: add me to a group, send /newgame there, and tap Join; whoever opened it, or a chat admin, taps Start."
     )
-    assert help_text(translations("fr")).splitlines()[2].startswith("Pour jouer : ajoutez-moi à un groupe")
+    assert help_text(translations("fr")).splitlines()[2].startswith("Pour jouer : ajoute-moi à un groupe")
