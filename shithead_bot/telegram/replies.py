@@ -9,7 +9,7 @@ import logging
 
 from telegram import CallbackQuery, InlineKeyboardMarkup, Message, ReplyParameters, Update
 from telegram.constants import ChatType, ParseMode
-from telegram.error import BadRequest
+from telegram.error import BadRequest, Forbidden
 
 from engine import CardNotOwnedError, EngineError, GameOverError, IllegalMoveError, InvalidMoveError, NotYourTurnError
 from persistence.models import GameStatus
@@ -114,3 +114,16 @@ async def answer(query: CallbackQuery, text: str | None = None, *, url: str | No
         log.debug("press %s not answered: %s", query.id, exc)
         return False
     return True
+
+
+async def reply_privately(update: Update, text: str) -> None:
+    """A refusal that concerns only its sender: in our private chat, so the group stays clear; in
+    the group only when the bot cannot write to them (they never opened the private chat)."""
+    user, message = update.effective_user, update.effective_message
+    if user is not None and message is not None and message.sender_chat is None:
+        try:
+            await message.get_bot().send_message(user.id, text, parse_mode=ParseMode.HTML)
+            return
+        except Forbidden:
+            pass
+    await reply(update, text)

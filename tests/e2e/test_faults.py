@@ -209,8 +209,9 @@ async def test_commands(fake: FakeTelegram, bot: BotProcess, players: list[Playe
     await bob.press(listed, next(b.text for b in listed.buttons))
     await bob.command("/hand")
     await fake.wait_for(lambda: sum(asks_to_act(m.text) for m in bob.private()) >= 2, timeout=15)
-    await bob.command("/abort")
-    await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Only the game's creator") is not None, timeout=15)
+    await bob.command("/abort")  # refused in private: the group is not cluttered with it
+    await fake.wait_for(lambda: find(fake, bob.user_id, bob.user_id, "Only the game's creator") is not None, timeout=15)
+    assert find(fake, GROUP, alice.user_id, "Only the game's creator") is None
     await alice.command("/abort")
     confirm = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Abort game"), timeout=15)
     await alice.press(confirm, "🛑 Yes, abort")

@@ -6,8 +6,6 @@ from __future__ import annotations
 import gettext
 
 from telegram import Update
-from telegram.constants import ParseMode
-from telegram.error import Forbidden
 from telegram.ext import ContextTypes
 
 from engine import PRESETS, EngineError
@@ -34,7 +32,7 @@ from shithead_bot.telegram.parsing import (
 )
 from shithead_bot.telegram.render import esc
 from shithead_bot.telegram.render.rules import SETTINGS_USAGE, settings_text
-from shithead_bot.telegram.replies import refusal, reply
+from shithead_bot.telegram.replies import refusal, reply, reply_privately
 
 
 async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -50,7 +48,7 @@ async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(update, settings_text(current, t), keyboards.turn_times(ctx.codec, chat.id))
         return
     if not is_private(chat) and not await speaks_as_admin(update, context):
-        await tell_privately(update, context, t.gettext("Only a chat admin can change the settings."))
+        await reply_privately(update, t.gettext("Only a chat admin can change the settings."))
         return
     try:
         changed = await change(ctx, chat.id, args[0].lower(), args[1:])
@@ -58,19 +56,6 @@ async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(update, esc(in_words(exc, t)) + "\n" + esc(SETTINGS_USAGE))
         return
     await reply(update, settings_text(changed, t))
-
-
-async def tell_privately(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str) -> None:
-    """A refusal that concerns only the sender: in our private chat, so the group stays clear; in
-    the group only when the bot cannot write to them yet."""
-    user = person(update)
-    if user is not None:
-        try:
-            await context.bot.send_message(user.id, text, parse_mode=ParseMode.HTML)
-            return
-        except Forbidden:
-            pass
-    await reply(update, text)
 
 
 async def change(ctx: BotContext, chat_id: int, key: str, values: list[str]) -> ChatSnapshot:

@@ -20,7 +20,7 @@ from shithead_bot.telegram.context import (
     texts,
 )
 from shithead_bot.telegram.handlers.presses import Done, Press, close_confirmation, confirmed, presser
-from shithead_bot.telegram.replies import refusal, reply
+from shithead_bot.telegram.replies import refusal, reply, reply_privately
 
 
 async def pause(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -90,7 +90,7 @@ async def abort(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     creator = user is not None and game.created_by == user.id
     if not creator and not await speaks_as_admin(update, context):
-        await reply(update, _("Only the game's creator or a chat admin can do that."))
+        await reply_privately(update, _("Only the game's creator or a chat admin can do that."))
         return
     owner = ANONYMOUS if user is None else user.id  # an anonymous admin's: any chat admin answers it
     markup = keyboards.confirmation(ctx.codec, Action.ABORT, game.id, owner, _("🛑 Yes, abort"), _("No"))
