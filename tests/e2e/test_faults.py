@@ -74,8 +74,8 @@ async def test_someone_elses_buttons(fake: FakeTelegram, bot: BotProcess, player
     await start_game(fake, [alice, bob, cleo])
     await alice.command("/forfeit")
     confirm = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Leave game"), timeout=15)
-    assert await bob.press(confirm, "🏳 Yes, leave") == "You are not playing in this game."
-    assert await dan.press(confirm, "No") == "You are not playing in this game."
+    assert await bob.press(confirm, "🏳 Yes, leave") == "Only whoever asked can answer this."
+    assert await dan.press(confirm, "No") == "Only whoever asked can answer this."
     assert await alice.press(confirm, "🏳 Yes, leave") is None
     await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Alice left the game") is not None, timeout=15)
     await play_until_over(fake, [bob, cleo])
