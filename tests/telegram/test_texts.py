@@ -410,3 +410,20 @@ def test_help_says_how_to_start_a_game() -> None:
         "To play: add me to a group, send /newgame there, and tap Join; whoever opened it, or a chat admin, taps Start."
     )
     assert help_text(translations("fr")).splitlines()[2].startswith("Pour jouer : ajoute-moi à un groupe")
+
+
+def test_group_texts_name_the_bot_in_their_commands() -> None:
+    """Privacy mode: a bare /command reaches the bot only if it posted last in the group."""
+    from shithead_bot.service import Announcement, Notice, NoticeKind
+    from shithead_bot.telegram.render import announce
+    from shithead_bot.telegram.render.info import addressed
+
+    page = Page(snapshot(playing()), Codec(b"k"), "en", "shithead_bot")
+    paused = announce.announce(page, Notice(NoticeKind.ANNOUNCE, 7, None, {"what": Announcement.PAUSED.value}))
+    assert paused is not None
+    assert "/resume@shithead_bot to go on" in paused.text
+    text = "Try /newgame, /settings rules clear or /help@other; <b>x</b> https://t.me/shithead_bot?start=a /nope"
+    assert addressed(text, "shithead_bot") == (
+        "Try /newgame@shithead_bot, /settings@shithead_bot rules clear or /help@other; "
+        "<b>x</b> https://t.me/shithead_bot?start=a /nope"
+    )

@@ -11,6 +11,7 @@ from shithead_bot.narrate import ordinal
 from shithead_bot.service import Announcement, Notice
 from shithead_bot.telegram import keyboards
 from shithead_bot.telegram.render.common import Page, Rendered, esc
+from shithead_bot.telegram.render.info import addressed
 
 
 def announce(page: Page, notice: Notice) -> Rendered | None:
@@ -23,7 +24,10 @@ def announce(page: Page, notice: Notice) -> Rendered | None:
         return game_over(page, notice.data)
     if what is Announcement.STARTED:
         return started(page)
-    return Rendered(_TEXTS[what](page, name, notice.data))
+    text = _TEXTS[what](page, name, notice.data)
+    if page.game.chat.kind != "private":  # privacy mode: a bare /command may not reach the bot
+        text = addressed(text, page.bot_username)
+    return Rendered(text)
 
 
 def game_over(page: Page, data: dict[str, Any]) -> Rendered:
