@@ -80,7 +80,13 @@ class OpenRaceError(StaleVersionError):
 
 
 class LobbyFullError(ServiceError):
+    """No seat is left: the rules seat at most ``max_seats`` players."""
+
     code = "lobby_full"
+
+    def __init__(self, message: str, max_seats: int = 0) -> None:
+        super().__init__(message)
+        self.max_seats = max_seats
 
 
 class AlreadyJoinedError(ServiceError):

@@ -49,7 +49,7 @@ def rules_for(chat: Chat, kind: str | None = None, preset_name: str | None = Non
 async def open_lobby(
     core: Core,
     chat_id: int,
-    creator: UserInfo,
+    creator: UserInfo | None,
     *,
     kind: str | None = None,
     preset: str | None = None,
@@ -59,6 +59,7 @@ async def open_lobby(
     thread_id: int | None = None,
 ) -> Result:
     """Open a lobby in a chat (one open game per chat); the creator joins if the bot can reach them.
+    ``creator`` None: an anonymous admin opened it — no creator, nobody seated, a chat admin starts it.
 
     ``kind``/``preset``/``house_rules`` are for this game only (an invalid house rule is refused
     with its reason, RulesError, and nothing is written). ``thread_id``: the forum topic the game
@@ -96,6 +97,7 @@ async def open_private_game(
             for _ in range(computers):
                 await _add_computer(tx, level)
             deal(tx, core.settings, core.seed_source())
+            _dealt_in_private(tx)
             return await core.commit(tx)
     except OpenRaceError:
         raise await core.already_open(user.id) from None
@@ -105,7 +107,7 @@ async def _new_lobby(
     core: Core,
     session: AsyncSession,
     chat_id: int,
-    creator: UserInfo,
+    creator: UserInfo | None,
     kind: str | None,
     preset: str | None,
     house_rules: dict[str, str] | None,
@@ -118,17 +120,17 @@ async def _new_lobby(
         raise AlreadyOpenError(existing.id or 0, existing.status, existing.lobby_message_id)
     rules, ignored = rules_for(chat, kind, preset)
     rules = rules.with_rules(house_rules or {})
-    player = await core.player(session, creator)
+    player = None if creator is None else await core.player(session, creator)
     game = Game(
         chat_id=chat_id,
         kind=kind or chat.game_kind,
         rules=rules.to_dict(),
-        created_by=creator.id,
+        created_by=None if creator is None else creator.id,
         turn_seconds=chat.turn_seconds,
     )
     tx = core.new_tx(session, await repo.add_game(session=session, game=game), chat)
     game.due_at = tx.now + timedelta(days=core.settings.lobby_expiry_days)
-    if player.can_message:
+    if player is not None and player.can_message:
         await _add_human(tx, player)
     tx.notify(NoticeKind.LOBBY)
     return tx, ignored
@@ -195,12 +197,13 @@ async def remove_computer(core: Core, game_id: int, user_id: int, *, seen: int |
         return await core.commit(tx)
 
 
-async def start(core: Core, game_id: int, user_id: int) -> Result:
-    """Deal. Shithead goes to the swap phase; Neighbor straight into its first hand."""
+async def start(core: Core, game_id: int, user_id: int, *, is_admin: bool = False) -> Result:
+    """Deal: the lobby's creator or a chat admin (a lobby an anonymous admin opened has no creator).
+    Shithead goes to the swap phase; Neighbor straight into its first hand."""
     async with core.transaction() as session:
         tx = await core.load(session, game_id)
         tx.require(GameStatus.LOBBY)
-        tx.seat_or_raise(user_id)
+        tx.creator_or_admin(user_id, is_admin)
         deal(tx, core.settings, core.seed_source())
         return await core.commit(tx)
 
@@ -251,7 +254,16 @@ async def _rematch(core: Core, session: AsyncSession, game_id: int, user_id: int
         )
         tx.seats.append(await repo.add_seat(session=session, seat=clone))
     deal(tx, core.settings, core.seed_source())
+    _dealt_in_private(tx)
     return tx
+
+
+def _dealt_in_private(tx: GameTx) -> None:
+    """A game in a private chat opens with its table and the player's cards, nothing else: no lobby
+    message, and no deal announcement with a link to the very chat it is posted in."""
+    if tx.chat.kind != "private":
+        return
+    tx.notices = [n for n in tx.notices if n.kind != NoticeKind.LOBBY and n.announcement != Announcement.STARTED]
 
 
 async def _add_human(tx: GameTx, player: Player) -> None:
@@ -277,7 +289,7 @@ def _check_seen_computers(tx: GameTx, seen: int | None) -> None:
 def _check_room(tx: GameTx) -> None:
     rules = rules_from_dict(tx.game.kind, tx.game.rules)
     if len(tx.seats) >= rules.max_seats:
-        raise LobbyFullError(f"the game is full ({rules.max_seats} players)")
+        raise LobbyFullError(f"the game is full ({rules.max_seats} players)", rules.max_seats)
 
 
 async def _renumber(tx: GameTx) -> None:

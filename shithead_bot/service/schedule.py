@@ -12,7 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from functools import cache
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from shithead_bot.i18n import N_
 
 DEFAULT_TURN = 24 * 3600
 DEFAULT_REMINDERS = ("50%", "1h")
@@ -23,18 +26,26 @@ MAX_DURATION = 30 * 86400  # nothing the settings time is longer than a month
 
 
 class SettingError(ValueError):
-    """A setting written in a way we cannot read; the message says what is expected."""
+    """A setting written in a way we cannot read; the message says what is expected.
+
+    ``template`` (marked for translation) and ``values`` let the bot say it in the reader's
+    language: ``t.gettext(exc.template).format(**exc.values)``; ``str(exc)`` is the English."""
+
+    def __init__(self, template: str, **values: Any) -> None:
+        super().__init__(template.format(**values))
+        self.template = template
+        self.values = values
 
 
 def parse_duration(text: str) -> int:
     """``30s``, ``5m``, ``1h``, ``3d`` -> seconds."""
     match = _DURATION.match(text.strip().lower())
     if not match:
-        raise SettingError(f"{text[:20]!r}: write a duration like 30s, 5m, 1h or 3d")
+        raise SettingError(N_("{text}: write a duration like 30s, 5m, 1h or 3d"), text=repr(text[:20]))
     digits = match.group(1)
     seconds = int(digits) * _UNIT[match.group(2)] if len(digits) <= 7 else 0
     if not 0 < seconds <= MAX_DURATION:
-        raise SettingError(f"{text[:20]!r}: a duration from 1s to 30d")
+        raise SettingError(N_("{text}: a duration from 1s to 30d"), text=repr(text[:20]))
     return seconds
 
 
@@ -70,7 +81,9 @@ def iana_zone(text: str) -> str:
     SettingError for anything else (paths, offsets, city names alone)."""
     name = _zones_by_lower_name().get(text.strip().lower())
     if name is None:
-        raise SettingError(f"{text[:20]!r} is not a time zone (try Europe/Paris, America/New_York, UTC)")
+        raise SettingError(
+            N_("{text} is not a time zone (try Europe/Paris, America/New_York, UTC)"), text=repr(text[:20])
+        )
     return name
 
 
@@ -88,17 +101,23 @@ class QuietHours:
         parts = text.split()
         match = re.fullmatch(r"(\d{1,2}):?(\d{2})?-(\d{1,2}):?(\d{2})?", parts[0] if parts else "", re.ASCII)
         if not match or len(parts) > 2:
-            raise SettingError("write quiet hours like 23:00-08:00 Europe/Paris")
+            raise SettingError(N_("Write quiet hours like 23:00-08:00 Europe/Paris."))
         h1, m1, h2, m2 = (int(g or 0) for g in match.groups())
-        if h1 > 23 or h2 > 23 or m1 > 59 or m2 > 59 or (h1, m1) == (h2, m2):
-            raise SettingError("quiet hours need two different times of day, 00:00-23:59")
+        for hours, minutes in ((h1, m1), (h2, m2)):
+            if hours > 23 or minutes > 59:
+                shown = f"{hours:02}:{minutes:02}"
+                raise SettingError(N_("{time} is not a time of day: use 00:00 to 23:59."), time=shown)
+        if (h1, m1) == (h2, m2):
+            raise SettingError(N_("Quiet hours start and end at different times, e.g. 23:00-08:00."))
         zone = parts[1] if len(parts) == 2 else "UTC"
         try:
             if len(zone) > 64:
                 raise ValueError(zone)
             ZoneInfo(zone)
         except (ZoneInfoNotFoundError, ValueError, OSError) as exc:
-            raise SettingError(f"{zone[:20]!r} is not a time zone (try Europe/Paris, America/New_York, UTC)") from exc
+            raise SettingError(
+                N_("{zone} is not a time zone (try Europe/Paris, America/New_York, UTC)."), zone=repr(zone[:20])
+            ) from exc
         return cls(h1 * 60 + m1, h2 * 60 + m2, zone)
 
     def __str__(self) -> str:

@@ -101,8 +101,9 @@ def build_application(settings: Settings, token: str) -> Application:
 
 
 def _register(app: Application) -> None:
-    app.add_handler(TypeHandler(Update, updates.log_update), group=-2)
-    app.add_handler(TypeHandler(Update, updates.once), group=-1)
+    app.add_handler(TypeHandler(Update, updates.log_update), group=-3)
+    app.add_handler(TypeHandler(Update, updates.once), group=-2)
+    app.add_handler(TypeHandler(Update, updates.senders), group=-1)
     app.add_handler(CommandHandler("start", info.start))
     app.add_handler(CommandHandler("help", info.help_command))
     app.add_handler(CommandHandler("rules", info.rules_command))
@@ -143,10 +144,19 @@ async def _post_init(app: Application) -> None:
     app.bot_data[KEY] = bot_ctx
     await app.bot.set_my_commands([BotCommand(name, text) for name, text in COMMANDS])
     assert app.job_queue is not None
-    app.job_queue.run_repeating(jobs.sweep_outbox, interval=settings.outbox_sweep_seconds, first=0.2, name="outbox")
-    app.job_queue.run_repeating(jobs.sweep_timers, interval=settings.sweep_seconds, first=0.5, name="timers")
-    app.job_queue.run_repeating(jobs.forget_old_updates, interval=3600, first=60, name="forget")
+    queue = app.job_queue
+    jobs.every(queue, jobs.sweep_outbox, interval=settings.outbox_sweep_seconds, first=0.2, name="outbox")
+    jobs.every(queue, jobs.sweep_timers, interval=settings.sweep_seconds, first=0.5, name="timers")
+    jobs.every(queue, jobs.forget_old_updates, interval=3600, first=60, name="forget")
     log.info("started as @%s on %s", username, make_url(settings.database_url).render_as_string(hide_password=True))
+    if not app.bot.can_read_all_group_messages:
+        log.warning(
+            "privacy mode is on (getMe: can_read_all_group_messages is false): in a group where another bot "
+            "posted last, a bare /newgame does not reach this bot; /newgame@%s does (the bot's group texts "
+            "write commands that way). To receive bare commands, turn privacy mode off with @BotFather "
+            "(/setprivacy) and add the bot to its groups again.",
+            username,
+        )
 
 
 async def _post_shutdown(app: Application) -> None:

@@ -21,6 +21,8 @@ import hmac
 from dataclasses import dataclass
 from enum import StrEnum
 
+from shithead_bot.service.errors import ServiceError
+
 MAX_BYTES = 64
 TAG_CHARS = 8
 
@@ -52,6 +54,12 @@ class Button:
     game_id: int
     version: int = 0
     argument: str = ""
+
+
+class NotYourQuestionError(ServiceError):
+    """A press on someone else's confirmation (their /forfeit, their /abort)."""
+
+    code = "not_your_question"
 
 
 @dataclass(frozen=True)

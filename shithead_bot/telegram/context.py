@@ -20,6 +20,8 @@ from shithead_bot.timers.sweeper import Sweeper
 
 log = logging.getLogger(__name__)
 KEY = "shithead"
+GROUP_ANONYMOUS_BOT = 1087968824  # the sender of an anonymous admin's messages (sender_chat: the group)
+ANONYMOUS = 0  # the user id a use case gets for an anonymous admin: never a player, never a creator
 
 
 @dataclass
@@ -60,6 +62,42 @@ def bot_context(context: ContextTypes.DEFAULT_TYPE) -> BotContext:
 
 def user_info(user: User) -> UserInfo:
     return UserInfo(user.id, user.first_name or user.username or str(user.id), user.username, user.language_code)
+
+
+def anonymous_admin(update: Update) -> bool:
+    """An admin writing as the group itself: ``sender_chat`` is the chat (the sender is GroupAnonymousBot)."""
+    message, chat = update.effective_message, update.effective_chat
+    if message is None or chat is None or update.callback_query is not None:
+        return False
+    if message.sender_chat is not None:
+        return message.sender_chat.id == chat.id
+    return message.from_user is not None and message.from_user.id == GROUP_ANONYMOUS_BOT
+
+
+def for_a_channel(update: Update) -> bool:
+    """Sent on behalf of a channel (``sender_chat`` another chat): nobody's, it runs nothing."""
+    message, chat = update.effective_message, update.effective_chat
+    if message is None or chat is None or update.callback_query is not None:
+        return False
+    return message.sender_chat is not None and message.sender_chat.id != chat.id
+
+
+def person(update: Update) -> User | None:
+    """The human behind an update: None for an anonymous admin or a post on behalf of a channel."""
+    if anonymous_admin(update) or for_a_channel(update):
+        return None
+    return update.effective_user
+
+
+async def speaks_as_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
+    """Whether whoever sent this update is a chat admin: an anonymous admin is one by definition."""
+    chat = update.effective_chat
+    if chat is None:
+        return False
+    if anonymous_admin(update):
+        return True
+    user = person(update)
+    return user is not None and await is_chat_admin(context, chat.id, user.id)
 
 
 def is_private(chat: Chat | None) -> bool:

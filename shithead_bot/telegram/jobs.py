@@ -11,7 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 from sqlalchemy.exc import DBAPIError
-from telegram.ext import ContextTypes
+from telegram.ext import ContextTypes, JobQueue
 
 from persistence.models import utcnow
 from shithead_bot.service.unit import fault_name, is_transient
@@ -20,6 +20,22 @@ from shithead_bot.telegram.context import bot_context
 log = logging.getLogger("shithead_bot")
 LEFTOVER_AGE = timedelta(seconds=2)  # younger notices are being delivered by the update that made them
 Job = Callable[[ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
+
+
+def every(job_queue: JobQueue[Any], job: Job, *, interval: float, first: float, name: str) -> None:
+    """Run ``job`` ``first`` seconds from now, then again ``interval`` seconds after each run ends.
+
+    Not ``run_repeating``: a run that outlasts the interval — the first sweeps after downtime, with
+    a backlog to send at Telegram's pace — would have APScheduler skip the next start and log
+    "maximum number of running instances reached" each time. Here runs never overlap."""
+
+    async def run(context: ContextTypes.DEFAULT_TYPE) -> None:
+        try:
+            await job(context)
+        finally:
+            job_queue.run_once(run, when=interval, name=name)
+
+    job_queue.run_once(run, when=first, name=name)
 
 
 def carries_on(job: Job) -> Job:

@@ -50,11 +50,15 @@ def table(page: Page) -> Keyboard:
     game = page.game.game
     if game.status in (GameStatus.FINISHED, GameStatus.ABORTED):
         return []
-    row = [InlineKeyboardButton(_("🃏 My cards"), url=page.deep_link("hand"))]
+    private = page.game.chat.kind == "private"
+    if private:  # the table is in our private chat already: no link to it, and nobody to nudge
+        row = [page.button(_("🃏 My cards"), Action.HAND)]
+    else:
+        row = [InlineKeyboardButton(_("🃏 My cards"), url=page.deep_link("hand"))]
     if game.status == GameStatus.PAUSED:
         row.append(page.button(_("▶️ Resume"), Action.PAUSE_VOTE, argument="resume"))
         return [row]
-    if game.turn_seconds:
+    if game.turn_seconds and not private:
         row.append(page.button(_("⏰ Nudge"), Action.NUDGE))
     votes = len(game.pause_votes)
     label = _("⏸ Pause ({n})").format(n=votes) if votes else _("⏸ Pause")
@@ -116,6 +120,9 @@ def neighbor_turn(page: Page, version: int, trade_label: str) -> Keyboard:
 
 
 def rematch(page: Page) -> Keyboard:
+    """Rematch, when at least two players would be dealt in again (who left is not)."""
+    if sum(1 for seat in page.game.seats if not seat.forfeited) < 2:
+        return []
     return [[page.button(page._("🔁 Rematch"), Action.REMATCH)]]
 
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine import GAME_KINDS, PRESETS
+from shithead_bot.i18n import N_
 from shithead_bot.service.schedule import QuietHours, SettingError, iana_zone, parse_duration
 from shithead_bot.telegram.render.levels import level_words
 
@@ -48,7 +49,9 @@ MAX_TIMEOUTS = 20
 def parse_timeouts(text: str) -> int:
     """Timeouts in a row before a player is removed: ``0`` (never) to ``20``."""
     if not re.fullmatch(r"[0-9]{1,3}", text.strip(), re.ASCII) or int(text) > MAX_TIMEOUTS:
-        raise SettingError(f"{text[:20]!r}: a number of timeouts from 0 (never) to {MAX_TIMEOUTS}")
+        raise SettingError(
+            N_("{text}: a number of timeouts from 0 (never) to {most}"), text=repr(text[:20]), most=MAX_TIMEOUTS
+        )
     return int(text)
 
 
@@ -56,7 +59,7 @@ def parse_turn_time(text: str) -> int | None:
     """One of the turn-time choices (``24h``, ``none``…) -> seconds (None: no time limit)."""
     key = text.strip().lower().replace(" ", "")
     if key not in TURN_CHOICES:
-        raise SettingError(f"{text[:20]!r}: choose one of {', '.join(TURN_CHOICES)}")
+        raise SettingError(N_("{text}: choose one of {choices}"), text=repr(text[:20]), choices=", ".join(TURN_CHOICES))
     return TURN_CHOICES[key]
 
 
@@ -71,11 +74,11 @@ def parse_reminders(items: Sequence[str]) -> list[str]:
     if [i.lower() for i in items] == ["off"]:
         return []
     if len(items) > 5:
-        raise SettingError("at most five reminders")
+        raise SettingError(N_("At most five reminders."))
     for item in items:
         if item.endswith("%"):
             if not re.fullmatch(r"[0-9]{1,2}", item[:-1], re.ASCII) or not 0 < int(item[:-1]) < 100:
-                raise SettingError(f"{item[:20]!r}: a share of the turn time between 1% and 99%")
+                raise SettingError(N_("{text}: a share of the turn time between 1% and 99%"), text=repr(item[:20]))
         else:
             parse_duration(item)
     return list(items)

@@ -8,8 +8,8 @@ import gettext
 import logging
 
 from telegram import CallbackQuery, InlineKeyboardMarkup, Message, ReplyParameters, Update
-from telegram.constants import ParseMode
-from telegram.error import BadRequest
+from telegram.constants import ChatType, ParseMode
+from telegram.error import BadRequest, Forbidden
 
 from engine import CardNotOwnedError, EngineError, GameOverError, IllegalMoveError, InvalidMoveError, NotYourTurnError
 from persistence.models import GameStatus
@@ -30,7 +30,8 @@ from shithead_bot.service import (
     TooFewPlayersError,
     WrongStateError,
 )
-from shithead_bot.telegram.callback_data import BadCallbackError
+from shithead_bot.telegram.callback_data import BadCallbackError, NotYourQuestionError
+from shithead_bot.telegram.render.info import addressed
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +46,7 @@ REFUSALS: dict[type[Exception], str] = {
     StaleVersionError: N_("This button is out of date."),
     BadCallbackError: N_("This button is not valid."),
     AlreadyDoneError: N_("Already done."),
+    NotYourQuestionError: N_("Only whoever asked can answer this."),
     NotAPlayerError: N_("You are not playing in this game."),
     NotAllowedError: N_("Only the game's creator or a chat admin can do that."),
     LobbyFullError: N_("The game is full."),
@@ -79,6 +81,8 @@ def refusal(exc: Exception, t: gettext.NullTranslations) -> str:
     if isinstance(exc, RateLimitedError):
         n = max(1, exc.seconds_left // 60)
         return t.ngettext("Not so fast — try again in {n} min.", "Not so fast — try again in {n} min.", n).format(n=n)
+    if isinstance(exc, LobbyFullError) and exc.max_seats:
+        return _("The game is full: it seats at most {n} players.").format(n=exc.max_seats)
     if isinstance(exc, WrongStateError):
         return _(WRONG_STATE.get(GameStatus(exc.status), N_("That cannot be done now.")))
     text = _by_class(REFUSALS, exc)
@@ -89,10 +93,12 @@ async def reply(
     update: Update, text: str, markup: InlineKeyboardMarkup | None = None, *, reply_to: int | None = None
 ) -> Message | None:
     """Answer in the chat (and the forum topic) the update came from; ``reply_to`` quotes that
-    message, e.g. the open lobby."""
+    message, e.g. the open lobby. In a group, commands in the text name the bot (privacy mode)."""
     message = update.effective_message
     if message is None:
         return None
+    if message.chat.type != ChatType.PRIVATE:
+        text = addressed(text, message.get_bot().username)
     quote = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
     return await message.reply_text(
         text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True, reply_parameters=quote
@@ -108,3 +114,16 @@ async def answer(query: CallbackQuery, text: str | None = None, *, url: str | No
         log.debug("press %s not answered: %s", query.id, exc)
         return False
     return True
+
+
+async def reply_privately(update: Update, text: str) -> None:
+    """A refusal that concerns only its sender: in our private chat, so the group stays clear; in
+    the group only when the bot cannot write to them (they never opened the private chat)."""
+    user, message = update.effective_user, update.effective_message
+    if user is not None and message is not None and message.sender_chat is None:
+        try:
+            await message.get_bot().send_message(user.id, text, parse_mode=ParseMode.HTML)
+            return
+        except Forbidden:
+            pass
+    await reply(update, text)

@@ -74,8 +74,8 @@ async def test_someone_elses_buttons(fake: FakeTelegram, bot: BotProcess, player
     await start_game(fake, [alice, bob, cleo])
     await alice.command("/forfeit")
     confirm = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Leave game"), timeout=15)
-    assert await bob.press(confirm, "🏳 Yes, leave") == "You are not playing in this game."
-    assert await dan.press(confirm, "No") == "You are not playing in this game."
+    assert await bob.press(confirm, "🏳 Yes, leave") == "Only whoever asked can answer this."
+    assert await dan.press(confirm, "No") == "Only whoever asked can answer this."
     assert await alice.press(confirm, "🏳 Yes, leave") is None
     await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Alice left the game") is not None, timeout=15)
     await play_until_over(fake, [bob, cleo])
@@ -209,8 +209,9 @@ async def test_commands(fake: FakeTelegram, bot: BotProcess, players: list[Playe
     await bob.press(listed, next(b.text for b in listed.buttons))
     await bob.command("/hand")
     await fake.wait_for(lambda: sum(asks_to_act(m.text) for m in bob.private()) >= 2, timeout=15)
-    await bob.command("/abort")
-    await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Only the game's creator") is not None, timeout=15)
+    await bob.command("/abort")  # refused in private: the group is not cluttered with it
+    await fake.wait_for(lambda: find(fake, bob.user_id, bob.user_id, "Only the game's creator") is not None, timeout=15)
+    assert find(fake, GROUP, alice.user_id, "Only the game's creator") is None
     await alice.command("/abort")
     confirm = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Abort game"), timeout=15)
     await alice.press(confirm, "🛑 Yes, abort")

@@ -39,7 +39,7 @@ async def test_fast_game_with_a_player_who_never_answers(
     assert "1st  Alice" in over.text
     assert find(fake, bob.user_id, bob.user_id, "⏰ Reminder") is not None
     assert find(fake, GROUP, alice.user_id, "Bob was removed after 3 missed turns in a row") is not None
-    timed_out = [m.text for m in fake.history(GROUP) if "⏰ Bob timed out" in m.text]
+    timed_out = [m.text for m in fake.history(GROUP) if "⏰ Time ran out: Bob" in m.text]
     assert timed_out, "the table tells who timed out"
     reminders = [m for m in fake.messages(bob.user_id, bob.user_id) if "⏰ Reminder" in m.text]
     assert len(reminders) <= 1  # a new reminder replaces the previous one

@@ -103,9 +103,11 @@ async def test_non_members_may_not_act(service: GameService) -> None:
     game_id = await lobby_with(service, humans=2)
     await service.see_user(user(7), can_message=True)
     outsider = user(7).id
-    for action in (service.start, service.add_computer, service.remove_computer, service.leave):
+    for action in (service.add_computer, service.remove_computer, service.leave):
         with pytest.raises(NotAPlayerError):
             await action(game_id, outsider)
+    with pytest.raises(NotAllowedError):
+        await service.start(game_id, outsider)
     await service.start(game_id, user(0).id)
     with pytest.raises(NotAPlayerError):
         await service.play(game_id, outsider, "r", None)
@@ -113,6 +115,26 @@ async def test_non_members_may_not_act(service: GameService) -> None:
         await service.abort(game_id, user(1).id)  # neither creator nor admin
     with pytest.raises(NotAPlayerError):
         await service.forfeit(game_id, outsider)
+
+
+async def test_only_the_creator_or_a_chat_admin_starts(service: GameService) -> None:
+    game_id = await lobby_with(service, humans=2)
+    with pytest.raises(NotAllowedError):
+        await service.start(game_id, user(1).id)  # joined, but neither creator nor admin
+    assert (await service.start(game_id, user(1).id, is_admin=True)).status == "swapping"
+
+
+async def test_an_anonymous_admins_lobby_has_no_creator_and_an_admin_starts_it(service: GameService) -> None:
+    opened = await service.open_lobby(GROUP, None, chat_title="Friends")
+    game = await service.game_view(opened.game_id)
+    assert game.game.created_by is None
+    assert game.seats == []
+    for n in (0, 1):
+        await service.see_user(user(n), can_message=True)
+        await service.join(opened.game_id, user(n))
+    with pytest.raises(NotAllowedError):
+        await service.start(opened.game_id, user(0).id)
+    assert (await service.start(opened.game_id, user(0).id, is_admin=True)).status == "swapping"
 
 
 async def test_lobby_actions_after_start(service: GameService) -> None:

@@ -517,6 +517,43 @@ async def test_privacy_mode_in_groups(people: FakeTelegram, bot: Bot) -> None:
     assert len(people.messages(GROUP, as_user=CAROL)) == 5
 
 
+async def test_privacy_mode_a_bare_command_needs_the_bot_to_have_posted_last(people: FakeTelegram, bot: Bot) -> None:
+    await bot.get_updates(offset=-1)
+    first_id = people.queue.next_id
+    people.add_other_bot(777, "Other", "other_bot")
+    await people.send_text(BOB, GROUP, "/help")  # no bot posted yet: it reaches us
+    people.other_bot_posts(777, GROUP, "I am another bot")
+    await people.send_text(BOB, GROUP, "/newgame")  # the other bot posted last: not ours
+    await people.send_text(BOB, GROUP, "/newgame@shithead_test_bot")
+    await bot.send_message(GROUP, "we posted")
+    await people.send_text(BOB, GROUP, "/hand")  # we posted last again
+    updates = await bot.get_updates(offset=first_id)
+    assert [u.message.text for u in updates if u.message] == ["/help", "/newgame@shithead_test_bot", "/hand"]
+    assert (await bot.get_me()).can_read_all_group_messages is False
+
+
+async def test_anonymous_admins_and_channels_write_as_chats(people: FakeTelegram, bot: Bot) -> None:
+    people.add_member(GROUP, CAROL, "administrator")
+    people.add_channel(-1009999, "News")
+    await bot.get_updates(offset=-1)
+    first_id = people.queue.next_id
+    await people.send_as_group(CAROL, GROUP, "/settings turn 1h")
+    await people.send_as_channel(BOB, GROUP, -1009999, "/newgame")
+    with pytest.raises(AssertionError, match="no admin"):
+        await people.send_as_group(BOB, GROUP, "/abort")
+    anonymous, channel = [u.message for u in await bot.get_updates(offset=first_id)]
+    assert anonymous is not None
+    assert channel is not None
+    assert anonymous.from_user is not None
+    assert anonymous.from_user.id == 1087968824
+    assert anonymous.sender_chat is not None
+    assert anonymous.sender_chat.id == GROUP
+    assert channel.from_user is not None
+    assert channel.from_user.username == "Channel_Bot"
+    assert channel.sender_chat is not None
+    assert (channel.sender_chat.id, channel.sender_chat.type) == (-1009999, "channel")
+
+
 async def test_deep_link_starts_the_bot_with_payload(people: FakeTelegram, bot: Bot) -> None:
     with pytest.raises(Forbidden):
         await bot.send_message(CAROL, "x")

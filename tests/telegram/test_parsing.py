@@ -87,3 +87,22 @@ def test_settings_show_the_chat_time_zone_utc_by_default() -> None:
     paris = settings_text(ChatSnapshot(-1, timezone="Europe/Paris"), translations("en"))
     assert "time zone of the picture: Europe/Paris" in paris
     assert "/settings timezone Europe/Paris" in SETTINGS_USAGE
+
+
+def test_a_time_that_is_no_time_of_day_is_called_so() -> None:
+    with pytest.raises(SettingError) as refused:
+        QuietHours.parse("25:00-08:00")
+    assert str(refused.value) == "25:00 is not a time of day: use 00:00 to 23:59."
+    with pytest.raises(SettingError) as same:
+        QuietHours.parse("22:00-22:00")
+    assert "different times" in str(same.value)
+
+
+def test_setting_refusals_are_translated() -> None:
+    from shithead_bot.i18n import translations
+    from shithead_bot.telegram.handlers.chat_settings import in_words
+
+    with pytest.raises(SettingError) as refused:
+        QuietHours.parse("25:00-08:00")
+    french = in_words(refused.value, translations("fr"))
+    assert french.startswith("25:00 n'est pas une heure")

@@ -18,13 +18,26 @@ def line(subject: str, name: str, mu: float, sigma: float, games: int, chat: int
 BOARD = [line("p:1", "Alice", 30, 2, 12), line("c:hard", "🤖 hard", 27, 1.5, 1), line("p:2", "<Bob>", 20, 4, 3)]
 
 
-def test_a_group_sees_its_players_by_rating_with_uncertainty_and_plurals() -> None:
+def test_a_group_sees_its_players_by_rating_and_plurals() -> None:
     text = ratings_text(BOARD, [PresetRow("shithead", "standard", 16, 80.0)], EN)
     lines = text.splitlines()
-    assert lines[1] == "1. Alice — 24.0 ±2.0 · 12 games · 💩1"
-    assert lines[2] == "2. 🤖 computer (hard) — 22.5 ±1.5 · 1 game · 💩1"
-    assert lines[3].startswith("3. &lt;Bob&gt; — 8.0 ±4.0")
+    assert lines[0] == "🏆 <b>Ratings</b> (rating · games · times the loser)"
+    assert lines[1] == "1. Alice — 24.0 · 12 games · 💩1"
+    assert lines[2] == "2. 🤖 computer (hard) — 22.5 · 1 game · 💩1"
+    assert lines[3].startswith("3. &lt;Bob&gt; — 8.0 · 3 games")
     assert lines[-1] == "Games played: standard 16"
+
+
+def test_the_rating_shown_is_what_the_words_say_and_may_go_below_zero() -> None:
+    """The number is skill − 3 × uncertainty (openskill's ordinal): the header and the note say so,
+    no "±" suggests an interval, and a first loss shows below 0, as the note warns."""
+    loser = line("p:3", "Cleo", 22.0, 8.3, 1)
+    text = ratings_text([loser], [], EN)
+    assert "±" not in text
+    assert "1. Cleo — -2.9 · 1 game" in text
+    assert "skill minus three times its uncertainty" in text
+    assert "starts at 0" in text
+    assert "below 0" in text
 
 
 def test_no_rated_game_yet() -> None:
@@ -36,8 +49,8 @@ def test_a_player_sees_each_chat_overall_the_trend_and_who_they_play_like() -> N
     computers = [line("c:easy", "", 12, 1, 50, chat=0), line("c:normal", "", 27, 1, 50, chat=0)]
     text = my_ratings_text(mine, computers, StatsRow(1, "Alice", 20, 8, 2, 1.9), EN)
     assert text.splitlines()[1:4] == [
-        "Friends: 24.0 ±2.0 · 12 games · ▲ 1.2",
-        "Overall: 22.0 ±2.0 · 20 games · ▼ 0.5",
+        "Friends: 24.0 · 12 games · ▲ 1.2",
+        "Overall: 22.0 · 20 games · ▼ 0.5",
         "You play like the normal computer.",
     ]
     assert "Your record: 20 games, 8 won" in text

@@ -164,6 +164,33 @@ def test_a_timeout_is_told_to_me_in_the_second_person() -> None:
     assert text.splitlines()[1] == "⏰ Your time ran out — you picked up the pile (6 cards)"
 
 
+def test_a_timeout_names_the_player_once() -> None:
+    state = playing()
+    moves = (MoveLine(4, 1, "t", "timeout", (ev.PickedUp(1, 6, None),)),)
+    lines = page_of(snapshot(state, moves=moves)).move_lines(moves)
+    assert lines == ["⏰ Time ran out: Bob picked up the pile (6 cards)"]
+
+
+def test_a_swap_phase_timeout_says_it_made_the_player_ready_then_who_starts() -> None:
+    state = playing()
+    four = card_of(2)
+    timed_out = MoveLine(3, 1, "t", "timeout", (ev.Readied(1), ev.PlayStarted(1, four.rank)))
+    game = snapshot(state, moves=(timed_out,))
+    expected = ["⏰ Time ran out: Bob is ready", "Bob starts with a 4"]
+    assert page_of(game).move_lines([timed_out]) == expected  # the group's table
+    assert page_of(game).move_lines([timed_out], me=0, play_only=True) == expected  # Ann's turn message
+
+
+def test_the_group_is_not_told_each_swap() -> None:
+    state = playing()
+    swaps = tuple(line(n, 2, ev.Swapped(2, card_of(n), card_of(n + 4))) for n in range(1, 5))
+    moves = (*swaps, line(5, 2, ev.Readied(2)))
+    game = snapshot(state, moves=moves)
+    assert page_of(game).move_lines(moves) == ["Cleo is ready"]
+    mine = page_of(game).move_lines(moves, me=2)
+    assert mine[0] == f"You put {card_of(1)} face-up and took {card_of(5)} into hand"
+
+
 def test_a_neighbor_turn_reads_top_down_and_speaks_to_me() -> None:
     state = new_game("neighbor", NeighborRules(), 3, 5)
     assert isinstance(state, NeighborState)
@@ -345,10 +372,63 @@ def test_the_end_names_the_loser_once() -> None:
     ]
 
 
+def finished(forfeited: tuple[int, ...] = ()) -> GameSnapshot:
+    """Seed 5's game played out by random players; ``forfeited`` seats marked as having left."""
+    from engine.ai import make_player
+
+    state = playing()
+    player = make_player("random", 1)
+    while not state.is_over:
+        seat = state.seats_to_act()[0]
+        state.apply(seat, player.choose(state.view(seat)))
+    outcome = state.outcome
+    assert outcome is not None
+    game = snapshot(state).with_game(status=GameStatus.FINISHED)
+    seats = [
+        replace(s, place=outcome.places[s.number], is_loser=s.number == outcome.loser, forfeited=s.number in forfeited)
+        for s in game.seats
+    ]
+    return replace(game, seats=seats)
+
+
+def test_who_left_is_told_so_once() -> None:
+    game = finished(forfeited=(1,))
+    text = private.result(page_of(game), game.seat(1), ["You left the game"]).text
+    assert text.count("You left the game") == 1, text
+
+
+def test_no_rematch_when_fewer_than_two_players_would_be_dealt_in() -> None:
+    from shithead_bot.telegram import keyboards
+
+    assert private.result(page_of(finished()), finished().seat(0)).buttons
+    game = finished(forfeited=(1, 2))
+    assert not private.result(page_of(game), game.seat(0)).buttons
+    assert keyboards.rematch(page_of(game)) == []  # the group's game-over message uses it too
+
+
 def test_help_says_how_to_start_a_game() -> None:
     from shithead_bot.i18n import translations
     from shithead_bot.telegram.render.info import help_text
 
     lines = help_text(translations("en")).splitlines()
-    assert lines[2] == "To play: add me to a group, send /newgame there, and tap Join; whoever opened it taps Start."
-    assert help_text(translations("fr")).splitlines()[2].startswith("Pour jouer : ajoutez-moi à un groupe")
+    assert lines[2] == (
+        "To play: add me to a group, send /newgame there, and tap Join; whoever opened it, or a chat admin, taps Start."
+    )
+    assert help_text(translations("fr")).splitlines()[2].startswith("Pour jouer : ajoute-moi à un groupe")
+
+
+def test_group_texts_name_the_bot_in_their_commands() -> None:
+    """Privacy mode: a bare /command reaches the bot only if it posted last in the group."""
+    from shithead_bot.service import Announcement, Notice, NoticeKind
+    from shithead_bot.telegram.render import announce
+    from shithead_bot.telegram.render.info import addressed
+
+    page = Page(snapshot(playing()), Codec(b"k"), "en", "shithead_bot")
+    paused = announce.announce(page, Notice(NoticeKind.ANNOUNCE, 7, None, {"what": Announcement.PAUSED.value}))
+    assert paused is not None
+    assert "/resume@shithead_bot to go on" in paused.text
+    text = "Try /newgame, /settings rules clear or /help@other; <b>x</b> https://t.me/shithead_bot?start=a /nope"
+    assert addressed(text, "shithead_bot") == (
+        "Try /newgame@shithead_bot, /settings@shithead_bot rules clear or /help@other; "
+        "<b>x</b> https://t.me/shithead_bot?start=a /nope"
+    )

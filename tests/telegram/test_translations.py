@@ -154,3 +154,18 @@ def test_the_template_is_up_to_date_with_the_sources(tmp_path: Path) -> None:
     removed = msgids(load(TEMPLATE)) - msgids(load(fresh))
     assert not added, f"texts missing from messages.pot (run README.md's pybabel commands): {added}"
     assert not removed, f"texts gone from the sources but still in messages.pot: {removed}"
+
+
+VOUS = re.compile(r"\b(vous|votre|vos)\b|\b\w{3,}ez\b", re.IGNORECASE)  # "vous" and its imperatives
+
+
+def test_french_speaks_to_the_reader_as_tu_throughout(french: Catalog) -> None:
+    """Friends at a card table say *tu*; the catalog once mixed *vous* in ("ajoutez-moi", "vos cartes")."""
+    formal = [
+        text
+        for message in french
+        if message.id
+        for text in (message.string if isinstance(message.string, tuple) else (message.string,))
+        if text and VOUS.search(re.sub(r"\b(chez|assez)\b", "", text, flags=re.IGNORECASE))
+    ]
+    assert formal == []

@@ -3,15 +3,25 @@ quiet hours (/quiet)."""
 
 from __future__ import annotations
 
+import gettext
+
 from telegram import Update
 from telegram.ext import ContextTypes
 
 from engine import PRESETS, EngineError
-from shithead_bot.i18n import available_languages
+from shithead_bot.i18n import N_, available_languages
 from shithead_bot.service import TABLE_STYLES, ChatSnapshot, ServiceError
 from shithead_bot.telegram import keyboards
 from shithead_bot.telegram.callback_data import Action, Button, TurnChoice
-from shithead_bot.telegram.context import BotContext, bot_context, is_chat_admin, is_private, texts
+from shithead_bot.telegram.context import (
+    BotContext,
+    bot_context,
+    is_chat_admin,
+    is_private,
+    person,
+    speaks_as_admin,
+    texts,
+)
 from shithead_bot.telegram.handlers.presses import Done, Press, presser
 from shithead_bot.telegram.parsing import (
     SettingError,
@@ -23,28 +33,28 @@ from shithead_bot.telegram.parsing import (
 )
 from shithead_bot.telegram.render import esc
 from shithead_bot.telegram.render.rules import SETTINGS_USAGE, settings_text
-from shithead_bot.telegram.replies import refusal, reply
+from shithead_bot.telegram.replies import refusal, reply, reply_privately
 
 
 async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/settings: show, or change one setting (chat admins; anyone in a private chat)."""
     ctx = bot_context(context)
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None or user is None:
+    chat, user = update.effective_chat, person(update)
+    if chat is None:
         return
     t = texts(update)
-    current = await ctx.service.ensure_chat(chat.id, chat.type, chat.title or user.first_name)
+    current = await ctx.service.ensure_chat(chat.id, chat.type, chat.title or (user.first_name if user else ""))
     args = context.args or []
     if not args:
         await reply(update, settings_text(current, t), keyboards.turn_times(ctx.codec, chat.id))
         return
-    if not is_private(chat) and not await is_chat_admin(context, chat.id, user.id):
-        await reply(update, t.gettext("Only a chat admin can change the settings."))
+    if not is_private(chat) and not await speaks_as_admin(update, context):
+        await reply_privately(update, t.gettext("Only a chat admin can change the settings."))
         return
     try:
         changed = await change(ctx, chat.id, args[0].lower(), args[1:])
     except (SettingError, EngineError, ValueError) as exc:
-        await reply(update, esc(str(exc)) + "\n" + esc(SETTINGS_USAGE))
+        await reply(update, esc(in_words(exc, t)) + "\n" + esc(SETTINGS_USAGE))
         return
     await reply(update, settings_text(changed, t))
 
@@ -76,7 +86,14 @@ async def change(ctx: BotContext, chat_id: int, key: str, values: list[str]) -> 
         return await service.update_chat(chat_id, language=None if values[0] == "auto" else values[0])
     if key == "timezone" and len(values) == 1:
         return await service.update_chat(chat_id, timezone=parse_timezone(values[0]))
-    raise SettingError(f"I cannot read /settings {key[:20]} {' '.join(values)[:40]}")
+    raise SettingError(N_("I cannot read /settings {what}"), what=f"{key[:20]} {' '.join(values)[:40]}".strip())
+
+
+def in_words(exc: Exception, t: gettext.NullTranslations) -> str:
+    """Why a setting was refused, in the reader's language (a house rule's reason is the engine's)."""
+    if isinstance(exc, SettingError):
+        return t.gettext(exc.template).format(**exc.values)
+    return str(exc)
 
 
 async def turn_button(update: Update, context: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
@@ -102,7 +119,7 @@ async def quiet(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         elif args:
             await ctx.service.set_quiet_hours(user.id, parse_quiet_hours(" ".join(args)))
     except SettingError as exc:
-        await reply(update, esc(str(exc)))
+        await reply(update, esc(in_words(exc, texts(update))))
         return
     except ServiceError as exc:
         await reply(update, refusal(exc, texts(update)))

@@ -8,7 +8,9 @@ from telegram import Update
 from telegram.constants import ChatMemberStatus
 from telegram.ext import ContextTypes
 
+from shithead_bot.i18n import pick_language, translations
 from shithead_bot.telegram.context import bot_context, is_private
+from shithead_bot.telegram.render.info import greeting
 
 log = logging.getLogger(__name__)
 GONE = (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
@@ -29,6 +31,9 @@ async def my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         log.info("removed from chat %s; game %s paused", chat.id, result.game_id if result else None)
         return
     await ctx.service.bot_added(chat.id, chat.type, chat.title or "")
+    if change.old_chat_member.status in GONE:  # just added: say in one line how to call the bot
+        t = translations(pick_language(change.from_user.language_code if change.from_user else None))
+        await context.bot.send_message(chat.id, greeting(t, context.bot.username))
 
 
 async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -10,9 +10,17 @@ from persistence.models import GameStatus
 from shithead_bot.service import ServiceError
 from shithead_bot.telegram import keyboards
 from shithead_bot.telegram.callback_data import Action, Button
-from shithead_bot.telegram.context import BotContext, bot_context, is_chat_admin, texts
+from shithead_bot.telegram.context import (
+    ANONYMOUS,
+    BotContext,
+    bot_context,
+    is_chat_admin,
+    person,
+    speaks_as_admin,
+    texts,
+)
 from shithead_bot.telegram.handlers.presses import Done, Press, close_confirmation, confirmed, presser
-from shithead_bot.telegram.replies import refusal, reply
+from shithead_bot.telegram.replies import refusal, reply, reply_privately
 
 
 async def pause(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -27,20 +35,21 @@ async def resume(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def _pause_or_resume(update: Update, context: ContextTypes.DEFAULT_TYPE, *, resume: bool) -> None:
     ctx = bot_context(context)
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None or user is None:
+    chat, user = update.effective_chat, person(update)
+    if chat is None:
         return
     t = texts(update)
     game = await ctx.service.open_game(chat.id)
     if game is None:
         await reply(update, t.gettext("There is no game here."))
         return
-    admin = await is_chat_admin(context, chat.id, user.id)
+    admin = await speaks_as_admin(update, context)  # an anonymous admin is one
+    user_id = ANONYMOUS if user is None else user.id
     try:
         if resume:
-            result = await ctx.service.resume(game.id, user.id, is_admin=admin)
+            result = await ctx.service.resume(game.id, user_id, is_admin=admin)
         else:
-            result = await ctx.service.vote_pause(game.id, user.id, is_admin=admin)
+            result = await ctx.service.vote_pause(game.id, user_id, is_admin=admin)
     except ServiceError as exc:
         await reply(update, refusal(exc, t))
         return
@@ -71,29 +80,32 @@ async def nudge(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, 
 async def abort(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/abort: end this chat's game (its creator or a chat admin), after confirmation."""
     ctx = bot_context(context)
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None or user is None:
+    chat, user = update.effective_chat, person(update)
+    if chat is None:
         return
     _ = texts(update).gettext
     game = await ctx.service.open_game(chat.id)
     if game is None:
         await reply(update, _("There is no game here."))
         return
-    if game.created_by != user.id and not await is_chat_admin(context, chat.id, user.id):
-        await reply(update, _("Only the game's creator or a chat admin can do that."))
+    creator = user is not None and game.created_by == user.id
+    if not creator and not await speaks_as_admin(update, context):
+        await reply_privately(update, _("Only the game's creator or a chat admin can do that."))
         return
-    markup = keyboards.confirmation(ctx.codec, Action.ABORT, game.id, user.id, _("🛑 Yes, abort"), _("No"))
+    owner = ANONYMOUS if user is None else user.id  # an anonymous admin's: any chat admin answers it
+    markup = keyboards.confirmation(ctx.codec, Action.ABORT, game.id, owner, _("🛑 Yes, abort"), _("No"))
     await reply(update, _("Abort game #{id}? Nobody wins.").format(id=game.id), markup)
 
 
 async def abort_answer(update: Update, context: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
-    """The confirmation's answer: aborts if its owner is the game's creator or a chat admin."""
+    """The confirmation's answer: aborts if its owner is the game's creator or a chat admin; an
+    anonymous admin's confirmation is answered by any chat admin."""
     _ = texts(update).gettext
-    if not confirmed(update, b):
-        await close_confirmation(update, _("The game goes on."))
-        return Done()
     game = await ctx.service.game_view(b.game_id)
     admin = await is_chat_admin(context, game.chat.id, presser(update))
+    if not confirmed(update, b, admin=admin):
+        await close_confirmation(update, _("The game goes on."))
+        return Done()
     await ctx.service.abort(b.game_id, presser(update), is_admin=admin)
     await close_confirmation(update, _("Game #{id} aborted.").format(id=b.game_id))
     return Done(None, b.game_id)

@@ -9,9 +9,17 @@ from telegram.ext import ContextTypes
 from engine import EngineError
 from engine.ai import DEFAULT_LEVEL
 from shithead_bot.i18n import N_
-from shithead_bot.service import AlreadyOpenError, ServiceError
+from shithead_bot.service import AlreadyOpenError, LobbyFullError, ServiceError
 from shithead_bot.telegram.callback_data import Action, Button, ComputerChoice
-from shithead_bot.telegram.context import BotContext, bot_context, is_private, texts, user_info
+from shithead_bot.telegram.context import (
+    BotContext,
+    anonymous_admin,
+    bot_context,
+    is_chat_admin,
+    is_private,
+    texts,
+    user_info,
+)
 from shithead_bot.telegram.handlers.presses import Done, Press, presser
 from shithead_bot.telegram.parsing import NewGame, parse_newgame
 from shithead_bot.telegram.render import esc
@@ -43,13 +51,18 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                 user_info(user), kind=asked.kind, preset=asked.preset, house_rules=asked.house_rules,
                 computers=asked.computers or PRIVATE_COMPUTERS, level=asked.level or DEFAULT_LEVEL, chat_title=title,
             )  # fmt: skip
-        else:
+        else:  # an anonymous admin's lobby has no creator: nobody is seated, a chat admin starts it
+            creator = None if anonymous_admin(update) else user_info(user)
             result = await ctx.service.open_lobby(
-                chat.id, user_info(user), kind=asked.kind, preset=asked.preset, house_rules=asked.house_rules,
+                chat.id, creator, kind=asked.kind, preset=asked.preset, house_rules=asked.house_rules,
                 chat_kind=chat.type, chat_title=title, thread_id=topic_of(update),
             )  # fmt: skip
     except AlreadyOpenError as exc:
         await reply(update, refusal(exc, t), reply_to=exc.message_id)
+        return
+    except LobbyFullError as exc:  # in private: too many computers asked for
+        most = t.gettext("A game seats at most {n} players: you and up to {computers} computers.")
+        await reply(update, most.format(n=exc.max_seats, computers=exc.max_seats - 1))
         return
     except (ServiceError, EngineError) as exc:  # an engine error here is a house rule's reason: for the asker
         await reply(update, refusal(exc, t) if isinstance(exc, ServiceError) else esc(str(exc)))
@@ -120,8 +133,12 @@ async def remove_computer(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: Bo
     return Done(None, b.game_id)
 
 
-async def start(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
-    await ctx.service.start(b.game_id, presser(update))
+async def start(update: Update, context: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
+    """Start: the lobby's creator or a chat admin."""
+    game = await ctx.service.game_view(b.game_id)
+    user_id = presser(update)
+    admin = game.game.created_by != user_id and await is_chat_admin(context, game.chat.id, user_id)
+    await ctx.service.start(b.game_id, user_id, is_admin=admin)
     return Done(texts(update).gettext("Dealt! Check your private chat with me."), b.game_id)
 
 

@@ -13,9 +13,9 @@ from telegram import Update
 from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
-from shithead_bot.service import NeedsPrivateChatError, NotAPlayerError, ServiceError
-from shithead_bot.telegram.callback_data import Action, BadCallbackError, Button, Confirm
-from shithead_bot.telegram.context import BotContext, bot_context, texts
+from shithead_bot.service import NeedsPrivateChatError, NotAllowedError, ServiceError
+from shithead_bot.telegram.callback_data import Action, BadCallbackError, Button, Confirm, NotYourQuestionError
+from shithead_bot.telegram.context import ANONYMOUS, BotContext, bot_context, texts
 from shithead_bot.telegram.replies import answer, refusal
 
 log = logging.getLogger(__name__)
@@ -75,11 +75,15 @@ def presser(update: Update) -> int:
     return update.effective_user.id
 
 
-def confirmed(update: Update, b: Button) -> bool:
-    """A confirmation's answer; someone else's press is refused (NotAPlayerError)."""
+def confirmed(update: Update, b: Button, *, admin: bool = False) -> bool:
+    """A confirmation's answer. Only whoever asked may give it (NotYourQuestionError); an anonymous
+    admin's (owner ANONYMOUS) any chat admin may (``admin``: the presser is one; else NotAllowedError)."""
     answer = Confirm.parse(b.argument)
-    if answer.owner != presser(update):
-        raise NotAPlayerError("someone else's confirmation")
+    if answer.owner == ANONYMOUS:
+        if not admin:
+            raise NotAllowedError("an anonymous admin's confirmation: for chat admins")
+    elif answer.owner != presser(update):
+        raise NotYourQuestionError("someone else's confirmation")
     return answer.yes
 
 

@@ -12,10 +12,11 @@ from telegram.ext import ApplicationHandlerStop, ContextTypes
 from engine import EngineError
 from shithead_bot.service import ServiceError
 from shithead_bot.service.unit import fault_name
-from shithead_bot.telegram.context import bot_context, texts
-from shithead_bot.telegram.replies import answer
+from shithead_bot.telegram.context import anonymous_admin, bot_context, for_a_channel, texts
+from shithead_bot.telegram.replies import answer, reply
 
 log = logging.getLogger("shithead_bot")
+PERSONAL = frozenset({"hand", "forfeit", "quiet", "games"})  # about the sender's own games and hours
 
 
 def update_kind(update: Update) -> str:
@@ -59,6 +60,33 @@ async def once(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if update.callback_query is not None:
         await answer(update.callback_query, texts(update).gettext("Already done."))
     raise ApplicationHandlerStop
+
+
+def command_of(update: Update) -> str | None:
+    """The command a message starts with, without its slash and ``@botname``."""
+    message = update.message
+    if message is None or not message.text or not message.text.startswith("/"):
+        return None
+    return message.text.split()[0][1:].split("@")[0].lower()
+
+
+async def senders(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A post on behalf of a channel is nobody's: a command gets a clear answer and changes
+    nothing. An anonymous admin runs the game (settings, lobby, pause, abort) but has no cards: a
+    command about one's own games asks them to write as themselves."""
+    command = command_of(update)
+    if for_a_channel(update):
+        if command is not None:
+            _ = texts(update).gettext
+            await reply(update, _("Messages sent on behalf of a channel cannot run a game here: write as yourself."))
+        raise ApplicationHandlerStop
+    if anonymous_admin(update) and command in PERSONAL:
+        _ = texts(update).gettext
+        await reply(
+            update,
+            _("You are writing anonymously: that runs this chat's game, but to play, write as yourself."),
+        )
+        raise ApplicationHandlerStop
 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:

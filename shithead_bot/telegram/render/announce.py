@@ -12,6 +12,7 @@ from shithead_bot.service import Announcement, Notice
 from shithead_bot.telegram import keyboards
 from shithead_bot.telegram.render.commitment import commitment_lines, reveal_lines
 from shithead_bot.telegram.render.common import Page, Rendered, esc
+from shithead_bot.telegram.render.info import addressed
 
 
 def announce(page: Page, notice: Notice) -> Rendered | None:
@@ -25,6 +26,8 @@ def announce(page: Page, notice: Notice) -> Rendered | None:
     if what is Announcement.STARTED:
         return started(page)
     text = _TEXTS[what](page, name, notice.data)
+    if page.game.chat.kind != "private":  # privacy mode: a bare /command may not reach the bot
+        text = addressed(text, page.bot_username)
     return Rendered("\n".join([text, *reveal_lines(page)]) if what in REVEALING else text)
 
 

@@ -192,23 +192,46 @@ class Page:
 
     def move_lines(self, moves: Sequence[MoveLine], me: int | None = None, play_only: bool = False) -> list[str]:
         """The moves in words; a timed-out player's moves say so. ``me``: the reader's seat, whose own
-        moves are told in the second person. ``play_only``: leave out the swap phase's moves."""
+        moves are told in the second person. ``play_only``: leave out the swap phase's moves.
+
+        Swaps are told only to their player (``me``): in the group they are noise — the face-up cards
+        show on the table, and a computer's swaps, an ``easy`` one's pointless ones above all, made
+        a line each. A timed-out player's swap-phase Ready is always told: it is what the timeout did."""
         narrator = self.narrator_for(me)
         lines: list[str] = []
         for move in moves:
-            events = [e for e in move.events if not (play_only and isinstance(e, SWAP_EVENTS))]
+            timeout = move.actor == "timeout"
+            events = [e for e in move.events if self._told(e, move.seat, me, play_only, timeout)]
             told = narrator.lines(events)
-            if move.actor == "timeout" and told:
-                told[0] = self.timed_out(move.seat, told[0], me)
+            first = next((e for e in events if narrator.line(e)), None)
+            if timeout and told:
+                if first is not None and getattr(first, "seat", move.seat) == move.seat:
+                    told[0] = self.timed_out(move.seat, told[0], me)
+                else:
+                    told.insert(0, self.timed_out(move.seat, None, me))
             elif move.actor == "autoplay" and move.seat == me and told:
                 told[0] = self._("⏩ You had no other move — {what}").format(what=told[0][:1].lower() + told[0][1:])
             lines.extend(told)
         return lines
 
-    def timed_out(self, seat: int, what: str, me: int | None) -> str:
+    @staticmethod
+    def _told(event: ev.Event, seat: int, me: int | None, play_only: bool, timeout: bool) -> bool:
+        if isinstance(event, ev.Swapped):
+            return me is not None and not play_only
+        if isinstance(event, ev.Readied) and play_only:
+            return timeout and event.seat == seat
+        return True
+
+    def timed_out(self, seat: int, what: str | None, me: int | None) -> str:
+        """``⏰ Time ran out: Bob picked up the pile`` — the name once; ``what`` None: the timeout alone."""
+        _ = self._
+        if what is None:
+            if seat == me:
+                return _("⏰ Your time ran out.")
+            return _("⏰ {name}'s time ran out.").format(name=esc(self.names[seat]))
         if seat == me:
-            return self._("⏰ Your time ran out — {what}").format(what=what[:1].lower() + what[1:])
-        return self._("⏰ {name} timed out — {what}").format(name=esc(self.names[seat]), what=what)
+            return _("⏰ Your time ran out — {what}").format(what=what[:1].lower() + what[1:])
+        return _("⏰ Time ran out: {what}").format(what=what)
 
     def deadline(self) -> str:
         """ "⏳" and the deadline as date_time entities (see :meth:`when`), "⏸ paused", or nothing."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gettext
+import re
 from collections.abc import Sequence
 
 from persistence.repo import PresetRow, StatsRow
@@ -27,12 +28,41 @@ COMMANDS = [
 ]
 
 
+COMMAND_NAMES = frozenset(["start", *(name for name, _ in COMMANDS)])
+BARE_COMMAND = re.compile(r"(?<![\w/.:@<])/([a-z]+)\b(?![@\w])")
+
+
+def addressed(text: str, bot_username: str) -> str:
+    """Every command of ours in a group text, written ``/cmd@botname``: with privacy mode on, a bare
+    ``/cmd`` reaches the bot only when no other bot posted after it (Bot API FAQ)."""
+    if not bot_username:
+        return text
+
+    def name(found: re.Match[str]) -> str:
+        return f"/{found.group(1)}@{bot_username}" if found.group(1) in COMMAND_NAMES else found.group(0)
+
+    return BARE_COMMAND.sub(name, text)
+
+
+def greeting(t: gettext.NullTranslations, bot_username: str) -> str:
+    """The one line the bot says when it is added to a group: how to call it."""
+    return addressed(
+        t.gettext(
+            "👋 Hello! Open a game with /newgame — here, write my commands with my name, as shown; /help lists them."
+        ),
+        bot_username,
+    )
+
+
 def help_text(t: gettext.NullTranslations) -> str:
     _ = t.gettext
     lines = [
         _("🃏 I run games of <b>Shithead</b> and <b>Shit On Your Neighbor</b> in your group, at your own pace."),
         _("Your cards and buttons come in our private chat; the group sees one table message."),
-        _("To play: add me to a group, send /newgame there, and tap Join; whoever opened it taps Start."),
+        _(
+            "To play: add me to a group, send /newgame there, and tap Join; "
+            "whoever opened it, or a chat admin, taps Start."
+        ),
         "",
     ]
     computers = _(
@@ -70,19 +100,27 @@ def ratings_text(board: Sequence[RatingLine], presets: Sequence[PresetRow], t: g
         lines = [_("No rated game yet: every finished game here rates its players.")]
     else:
         lines = [
-            _("🏆 <b>Ratings</b> (skill ± uncertainty · games · times the loser)"),
+            _("🏆 <b>Ratings</b> (rating · games · times the loser)"),
             *(
-                f"{i}. {esc(_level_name(line, t))} — {line.ordinal:.1f} ±{line.sigma:.1f} · "
+                f"{i}. {esc(_level_name(line, t))} — {line.ordinal:.1f} · "
                 + _n("{n} game", "{n} games", line.games).format(n=line.games)
                 + f" · 💩{line.losses}"
                 for i, line in enumerate(board, 1)
             ),
-            _("A rating is the skill minus three times its uncertainty: it grows as you play and win."),
+            rating_note(t),
         ]
     if presets:
         played = " · ".join(f"{esc(p.preset)} {p.games}" for p in presets)
         lines.append(_("Games played: {presets}").format(presets=played))
     return "\n".join(lines)
+
+
+def rating_note(t: gettext.NullTranslations) -> str:
+    """What the number is: openskill's ordinal, which a first loss takes below 0."""
+    return t.gettext(
+        "A rating is the skill minus three times its uncertainty: it starts at 0, rises as you play and "
+        "win, and may go below 0 after early losses."
+    )
 
 
 def my_ratings_text(
@@ -98,13 +136,14 @@ def my_ratings_text(
         where = _("Overall") if line.chat_id == 0 else esc(line.chat_title or _("private game"))
         games = _n("{n} game", "{n} games", line.games).format(n=line.games)
         trend = f" · {'▲' if line.trend > 0 else '▼'} {abs(line.trend):.1f}" if line.trend else ""
-        lines.append(f"{where}: {line.ordinal:.1f} ±{line.sigma:.1f} · {games}{trend}")
+        lines.append(f"{where}: {line.ordinal:.1f} · {games}{trend}")
     overall = next((r for r in mine if r.chat_id == 0), None)
     level = plays_like(overall, computers) if overall is not None else None
     if level is not None:
         lines.append(_("You play like the {level} computer.").format(level=level_label(level, t)))
     if record is not None:
         lines.append(record_text(record, t))
+    lines.append(rating_note(t))
     return "\n".join(lines)
 
 

@@ -18,8 +18,20 @@ def lobby(page: Page) -> Rendered:
     if game.status != GameStatus.LOBBY:
         lines.append(_("This lobby was closed.") if game.status == GameStatus.ABORTED else _("The game has started."))
         return Rendered("\n".join(lines))
-    lines.append(_("Join, add computer players, then Start."))
+    lines.append(who_starts(page))
     return Rendered("\n".join(lines), keyboards.lobby(page))
+
+
+def who_starts(page: Page) -> str:
+    """Who may press Start: the lobby's creator or a chat admin (an anonymous admin's lobby: an admin)."""
+    _ = page._
+    created_by = page.game.game.created_by
+    if created_by is None:
+        return _("Join and add computer players; then a chat admin presses Start.")
+    creator = next((s for s in page.game.seats if s.player_id == created_by), None)
+    if creator is None:
+        return _("Join and add computer players; then whoever opened the lobby or a chat admin presses Start.")
+    return _("Join and add computer players; then {name} or a chat admin presses Start.").format(name=esc(creator.name))
 
 
 def seat_label(page: Page, seat: SeatSnapshot) -> str:

@@ -192,7 +192,8 @@ def result(page: Page, seat: SeatSnapshot, intro: Sequence[str] = ()) -> Rendere
     _ = page._
     state = page.game.state
     told = page.narrator_for(seat.number).result(state.outcome) if state and state.outcome else None
-    intro = [line for line in intro if line != told]  # the loser is named below
+    left = page.narrator_for(seat.number).line(ev.Forfeited(seat.number, seat.place or 0)) if seat.forfeited else None
+    intro = [line for line in intro if line not in (told, left)]  # the loser, and who left, are told below
     lines = [_("🏁 <b>Game over</b> — {chat} #{id}").format(chat=page.chat_title(), id=page.game_id), *intro]
     place = ordinal(seat.place or 0, page.language)
     if seat.forfeited:

@@ -216,6 +216,7 @@ class Message:
     service: JSON | None = None  # for service messages, e.g. {"migrate_to_chat_id": ...}
     reply_to: int | None = None
     thread_id: int | None = None  # the forum topic it was posted in
+    sender_chat_id: int | None = None  # sent on behalf of a chat: the group (anonymous admin) or a channel
 
     @property
     def current(self) -> Version:

@@ -5,6 +5,7 @@ import re
 from collections.abc import Iterable, Iterator
 from urllib.parse import parse_qs, urlsplit
 
+from . import senders
 from .api import BotApi
 from .markup import command_entities
 from .model import JSON, MEMBER_STATUSES, Button, Chat, Message, Press, SeenMessage, Topic, User
@@ -12,7 +13,6 @@ from .updates import UpdateQueue
 from .world import World
 
 START_PAYLOAD = re.compile(r"[A-Za-z0-9_-]{1,64}")
-LEADING_COMMAND = re.compile(r"/[A-Za-z0-9_]+(?:@([A-Za-z0-9_]+))?(?!\S)")
 DEEP_LINK_HOSTS = ("t.me", "telegram.me", "telegram.dog")
 
 
@@ -225,29 +225,58 @@ class Scenario:
             assert not topic.closed, f"topic {thread_id} is closed"
         return self._post(user, chat, text, reply_to, thread_id)
 
-    def _post(self, user: User, chat: Chat, text: str, reply_to: int | None, thread_id: int | None = None) -> JSON:
+    def _post(
+        self,
+        user: User,
+        chat: Chat,
+        text: str,
+        reply_to: int | None,
+        thread_id: int | None = None,
+        sender_chat_id: int | None = None,
+    ) -> JSON:
         version = self.world.new_version(text, command_entities(text))
         message = self.world.add_message(chat, user.id, version, reply_to=reply_to, thread_id=thread_id)
+        message.sender_chat_id = sender_chat_id
         data = self.world.message_dict(message)
         if self._bot_receives(chat, message, text):
             self.queue.emit("message", data)
         return data
 
     def _bot_receives(self, chat: Chat, message: Message, text: str) -> bool:
-        """Private chats: always. Groups: if the bot is in it, and with privacy mode only commands and replies."""
-        if chat.type == "private":
-            return True
-        if chat.bot_status not in MEMBER_STATUSES:
-            return False
-        if not self.privacy_mode or chat.bot_is_admin():
-            return True
-        replied = self.world.message(chat.id, message.reply_to) if message.reply_to else None
-        if replied is not None and replied.sender_id == self.world.bot.id:
-            return True
-        command = LEADING_COMMAND.match(text)
-        if command is None:
-            return False
-        return command.group(1) is None or command.group(1).lower() == self.bot_username.lower()
+        return senders.bot_receives(self.world, chat, message, text, self.privacy_mode)
+
+    # --- anonymous admins, channels and other bots (see senders.py) -----------------------------------
+
+    async def send_as_group(self, user_id: int, chat_id: int, text: str) -> JSON:
+        """An admin writes anonymously: from GroupAnonymousBot, ``sender_chat`` = the group."""
+        chat = self._group(chat_id)
+        assert chat.members.get(user_id) in ("creator", "administrator"), f"user {user_id} is no admin of {chat_id}"
+        senders.ensure_sender(self.world, senders.GROUP_ANONYMOUS_BOT)
+        return self._post(senders.GROUP_ANONYMOUS_BOT, chat, text, None, sender_chat_id=chat_id)
+
+    def add_channel(self, channel_id: int, title: str) -> None:
+        senders.add_channel(self.world, channel_id, title)
+
+    async def send_as_channel(self, user_id: int, chat_id: int, channel_id: int, text: str) -> JSON:
+        """A member writes on behalf of a channel: from Channel_Bot, ``sender_chat`` = the channel."""
+        chat = self._group(chat_id)
+        assert chat.has_member(user_id), f"user {user_id} is not in {chat_id}"
+        assert self.world.chats[channel_id].type == "channel", f"{channel_id} is not a channel"
+        senders.ensure_sender(self.world, senders.CHANNEL_BOT)
+        return self._post(senders.CHANNEL_BOT, chat, text, None, sender_chat_id=channel_id)
+
+    def add_other_bot(self, bot_id: int, name: str, username: str) -> None:
+        assert bot_id > 0
+        assert bot_id not in self.world.users
+        assert bot_id != self.world.bot.id
+        self.world.users[bot_id] = User(bot_id, name, username=username, language_code=None, is_bot=True)
+
+    def other_bot_posts(self, bot_id: int, chat_id: int, text: str) -> JSON:
+        """Another bot in the group posts a message (our bot does not get it)."""
+        chat = self._group(chat_id)
+        assert self.world.users[bot_id].is_bot, f"{bot_id} is not a bot"
+        message = self.world.add_message(chat, bot_id, self.world.new_version(text, []))
+        return self.world.message_dict(message)
 
     async def press(self, user_id: int, chat_id: int, message_id: int, callback_data: str) -> Press:
         """Press a button the user can see on the message's current keyboard; emits a ``callback_query``."""

@@ -141,6 +141,8 @@ class World:
             "chat": self.chat_dict(self.chats[message.chat_id]),
             "date": message.date,
         }
+        if message.sender_chat_id is not None:
+            data["sender_chat"] = self.chat_dict(self.chats[message.sender_chat_id])
         if message.thread_id is not None:
             data["message_thread_id"] = message.thread_id
             data["is_topic_message"] = True

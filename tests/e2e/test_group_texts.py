@@ -1,0 +1,59 @@
+"""Texts as a new user meets them (issue 23, item 7), against the real bot process: someone else's
+confirmation, a refused /settings, /quiet's errors, too many computers, a private game's opening."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.conftest import start_all
+from tests.e2e.harness import GROUP, BotProcess, Player, asks_to_act, find
+from tests.support.fakebot import FakeTelegram
+
+pytestmark = pytest.mark.slow
+
+
+async def bot_says(fake: FakeTelegram, as_user: int, text: str, chat_id: int = GROUP) -> str:
+    def said() -> str | None:
+        found = [m for m in fake.messages(chat_id, as_user=as_user) if m.from_bot and text in m.text]
+        return found[-1].text if found else None
+
+    return await fake.wait_for(said, timeout=15)
+
+
+async def test_confirmations_settings_and_quiet_answer_the_right_person(
+    fake: FakeTelegram, bot: BotProcess, players: list[Player]
+) -> None:
+    alice, bob = players[:2]  # Alice is the admin
+    await start_all(fake, [alice, bob])
+    await alice.command("/newgame")
+    await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Players (1/"), timeout=15)
+    await alice.command("/forfeit")
+    confirm = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "for good?"), timeout=15)
+    assert await bob.press(confirm, "🏳 Yes, leave") == "Only whoever asked can answer this."
+
+    before = len(fake.messages(GROUP, as_user=bob.user_id))
+    await bob.command("/settings turn 1h")
+    assert "Only a chat admin" in await bot_says(fake, bob.user_id, "Only a chat admin", chat_id=bob.user_id)
+    assert len(fake.messages(GROUP, as_user=bob.user_id)) == before + 1  # his command only: nothing public
+
+    await bob.command("/quiet 25:00-08:00", chat_id=bob.user_id)
+    assert "25:00" in await bot_says(fake, bob.user_id, "not a time", chat_id=bob.user_id)
+    fake.world.users[bob.user_id].language_code = "fr"
+    await bob.command("/quiet 22:00-22:00", chat_id=bob.user_id)
+    await bot_says(fake, bob.user_id, "heure", chat_id=bob.user_id)
+
+
+async def test_a_private_game_says_its_limit_and_opens_with_few_messages(
+    fake: FakeTelegram, bot: BotProcess, players: list[Player]
+) -> None:
+    alice = players[0]
+    await start_all(fake, [alice])
+    await alice.command("/newgame hard 9", chat_id=alice.user_id)
+    assert "at most 5 players" in await bot_says(fake, alice.user_id, "at most", chat_id=alice.user_id)
+    before = len(alice.private())
+    await alice.command("/newgame easy 2", chat_id=alice.user_id)
+    await fake.wait_for(lambda: any(m.from_bot and asks_to_act(m.text) for m in alice.private()), timeout=15)
+    await fake.wait_for(lambda: find(fake, alice.user_id, alice.user_id, "· #"), timeout=15)
+    opened = [m for m in alice.private()[before:] if m.from_bot]
+    assert len(opened) <= 2, [m.text[:60] for m in opened]  # the table and the swap message
+    assert not [(m.text[:40], b) for m in opened for b in m.buttons if b.url]

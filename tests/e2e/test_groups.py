@@ -1,0 +1,126 @@
+"""Real groups (issue 23): anonymous admins, posts on behalf of a channel, privacy mode with other
+bots in the group, and who may start a lobby — against the real bot process."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from tests.e2e.conftest import FLOW_LIMITS, start_all
+from tests.e2e.harness import GROUP, BotProcess, Player, current, find, has_button, open_lobby, running_bot
+from tests.support.fakebot import FakeTelegram
+
+pytestmark = pytest.mark.slow
+ANONYMOUS = 1087968824
+BOT = "shithead_test_bot"
+DEALT = "Dealt! Check your private chat with me."
+
+
+def db_rows(bot: BotProcess, query: str, *args: object) -> list[tuple[object, ...]]:
+    with sqlite3.connect(bot.database_url.split(":///", 1)[1]) as db:
+        return db.execute(query, args).fetchall()
+
+
+async def bot_says(fake: FakeTelegram, as_user: int, text: str, chat_id: int = GROUP) -> str:
+    """The bot's newest message in the chat that contains ``text``."""
+
+    def said() -> str | None:
+        found = [m for m in fake.messages(chat_id, as_user=as_user) if m.from_bot and text in m.text]
+        return found[-1].text if found else None
+
+    return await fake.wait_for(said, timeout=15)
+
+
+async def test_an_anonymous_admin_runs_the_game_and_a_channel_runs_nothing(
+    fake: FakeTelegram, bot: BotProcess, players: list[Player]
+) -> None:
+    alice, bob = players[:2]  # Alice is the group's admin; Bob is not
+    await start_all(fake, [alice, bob])
+    await fake.send_as_group(alice.user_id, GROUP, "/settings turn 1h")
+    assert "1 h" in await bot_says(fake, alice.user_id, "Settings of this chat")
+    assert db_rows(bot, "select turn_seconds from chat where id = ?", GROUP) == [(3600,)]
+
+    fake.add_channel(-1007777, "Bob's channel")
+    await fake.send_as_channel(bob.user_id, GROUP, -1007777, "/newgame")
+    assert "channel" in await bot_says(fake, bob.user_id, "channel")
+    assert db_rows(bot, "select count(*) from game") == [(0,)]
+
+    await fake.send_as_group(alice.user_id, GROUP, "/newgame")
+    lobby = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Players (0/"), timeout=15)
+    assert "a chat admin" in lobby.text
+    assert db_rows(bot, "select created_by from game") == [(None,)]
+    assert db_rows(bot, "select count(*) from player where id = ?", ANONYMOUS) == [(0,)]
+    assert await bob.press(lobby, "✋ Join") is not None
+    assert await alice.press(lobby, "✋ Join") is not None
+    await fake.wait_for(lambda: "(2/" in current(fake, lobby, alice.user_id).text, timeout=15)
+    assert await bob.press(current(fake, lobby, bob.user_id), "▶️ Start") == (
+        "Only the game's creator or a chat admin can do that."
+    )
+
+    await fake.send_as_group(alice.user_id, GROUP, "/pause")  # a lobby cannot be paused: a clear answer
+    await bot_says(fake, alice.user_id, "has not started")
+    await fake.send_as_group(alice.user_id, GROUP, "/abort")
+    confirm = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Abort game"), timeout=15)
+    assert await bob.press(confirm, "🛑 Yes, abort") == "Only the game's creator or a chat admin can do that."
+    await alice.press(confirm, "🛑 Yes, abort")
+    await fake.wait_for(lambda: not current(fake, lobby, alice.user_id).buttons, timeout=15)
+    assert db_rows(bot, "select status from game") == [("aborted",)]
+
+
+async def test_an_anonymous_admin_pauses_a_game(fake: FakeTelegram, bot: BotProcess, players: list[Player]) -> None:
+    alice, bob = players[:2]
+    await start_all(fake, [alice, bob])
+    await fake.send_as_group(alice.user_id, GROUP, "/newgame")
+    lobby = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Players (0/"), timeout=15)
+    await bob.press(lobby, "✋ Join")
+    await bob.press(current(fake, lobby, bob.user_id), "🤖 Easy")
+    await fake.wait_for(lambda: "(2/" in current(fake, lobby, alice.user_id).text, timeout=15)
+    assert await alice.press(current(fake, lobby, alice.user_id), "▶️ Start") == DEALT
+    await fake.send_as_group(alice.user_id, GROUP, "/pause")
+    await fake.wait_for(lambda: db_rows(bot, "select status from game") == [("paused",)], timeout=15)
+    await fake.send_as_group(alice.user_id, GROUP, "/hand")  # personal commands: write as yourself
+    assert "as yourself" in await bot_says(fake, alice.user_id, "as yourself")
+    assert db_rows(bot, "select count(*) from player where id = ?", ANONYMOUS) == [(0,)]
+
+
+async def test_only_the_creator_or_an_admin_starts_and_the_texts_say_so(
+    fake: FakeTelegram, bot: BotProcess, players: list[Player]
+) -> None:
+    alice, bob, cleo = players[:3]  # Alice is the admin; Bob opens the lobby
+    await start_all(fake, [alice, bob, cleo])
+    lobby = await open_lobby(fake, bob)
+    assert "Bob or a chat admin" in lobby.text
+    await cleo.press(lobby, "✋ Join")
+    await fake.wait_for(lambda: "(2/" in current(fake, lobby, bob.user_id).text, timeout=15)
+    assert await cleo.press(current(fake, lobby, cleo.user_id), "▶️ Start") == (
+        "Only the game's creator or a chat admin can do that."
+    )
+    assert await alice.press(current(fake, lobby, alice.user_id), "▶️ Start") == DEALT
+    await cleo.command("/help")
+    helped = await bot_says(fake, cleo.user_id, "taps Start")
+    assert "or a chat admin" in helped
+
+
+async def test_privacy_mode_commands_name_the_bot(fake: FakeTelegram, database_url: str, players: list[Player]) -> None:
+    alice, bob = players[:2]
+    async with running_bot(fake, database_url, extra_env=FLOW_LIMITS) as bot:
+        await start_all(fake, [alice, bob])
+        fake.add_group(-4002, "Second", [alice.user_id, bob.user_id])
+        greeting = await bot_says(fake, alice.user_id, f"/newgame@{BOT}", chat_id=-4002)
+        assert len(greeting.splitlines()) == 1
+
+        fake.add_other_bot(555, "Dice", "dice_bot")
+        fake.other_bot_posts(555, GROUP, "🎲 4")
+        await alice.command("/newgame")  # privacy mode: it went to the other bot, not us
+        await alice.command(f"/newgame@{BOT}")
+        lobby = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Players (1/"), timeout=15)
+        assert has_button(lobby, "✋ Join")
+        assert db_rows(bot, "select count(*) from game") == [(1,)]
+        await alice.command(f"/help@{BOT}")
+        helped = await bot_says(fake, alice.user_id, "taps Start")
+        assert f"/newgame@{BOT}" in helped
+        assert f"/hand@{BOT}" in helped
+        assert " /hand " not in helped
+    assert "privacy mode" in bot.log_text
+    assert "maximum number of running instances" not in bot.log_text, bot.log_text
