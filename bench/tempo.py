@@ -85,8 +85,8 @@ def main() -> None:
     args = parser.parse_args()
     if not args.json:
         print(f"{'preset':9} {'seats':>5} {'moves':>7} {'turns':>7}   human decisions per game   forced turns")
-        columns = ("off", "public", "all", "", "public", "private")
-        print(f"{'':9} {'':>5} {'/game':>7} {'/game':>7}   " + " ".join(f"{c:>7}" for c in columns))
+        autoplay = f"{'off':>7} {'public':>7} {'all':>7}"
+        print(f"{'':9} {'':>5} {'/game':>7} {'/game':>7}   {autoplay}   {'public':>7} {'private':>7}")
     for preset in args.presets:
         for seats in args.seats:
             row = measure(preset, seats, args.games)
