@@ -65,7 +65,9 @@ class BotApi:
         )
         return await self._posted(call, private=private, thread_id=thread_id)
 
-    async def send_photo(self, chat_id: int, png: bytes, caption: Rendered, *, thread_id: int | None = None) -> Message:
+    async def send_photo(
+        self, chat_id: int, png: bytes, caption: Rendered, *, thread_id: int | None = None, silent: bool = False
+    ) -> Message:
         """A new photo message with an HTML caption and buttons (in forum topic ``thread_id``)."""
         call = self.bot.send_photo(
             chat_id,
@@ -74,6 +76,7 @@ class BotApi:
             parse_mode=ParseMode.HTML,
             reply_markup=caption.markup,
             message_thread_id=thread_id,
+            disable_notification=silent,
         )
         return await self._posted(call, thread_id=thread_id)
 
@@ -151,6 +154,16 @@ class BotApi:
             await self.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
         except (BadRequest, Forbidden) as exc:
             log.debug("message %s not cleared: %s", message_id, exc)
+
+    async def pin(self, chat_id: int, message_id: int, *, pinned: bool = True) -> None:
+        """Pin a message without a notification (or unpin it); a bot that may not pin leaves it be."""
+        try:
+            if pinned:
+                await self.bot.pin_chat_message(chat_id, message_id, disable_notification=True)
+            else:
+                await self.bot.unpin_chat_message(chat_id, message_id)
+        except (BadRequest, Forbidden) as exc:
+            log.debug("message %s not %s: %s", message_id, "pinned" if pinned else "unpinned", exc)
 
     async def delete(self, chat_id: int, message_id: int) -> None:
         try:

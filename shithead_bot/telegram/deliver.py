@@ -27,7 +27,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter
 
 from persistence.models import GameStatus, utcnow
 from shithead_bot.i18n import pick_language
-from shithead_bot.service import GameService, GameSnapshot, MoveLine, Notice, NoticeKind, SeatSnapshot
+from shithead_bot.service import Announcement, GameService, GameSnapshot, MoveLine, Notice, NoticeKind, SeatSnapshot
 from shithead_bot.service.outbox import PartialDelivery
 from shithead_bot.telegram.botapi import BotApi, PlayerUnreachableError, TopicGoneError, is_outage
 from shithead_bot.telegram.callback_data import Codec
@@ -38,6 +38,16 @@ from shithead_bot.telegram.render import photo as photos
 log = logging.getLogger(__name__)
 
 PRIVATE = (NoticeKind.TURN, NoticeKind.SWAP, NoticeKind.MOVED, NoticeKind.RESULT)  # a seat's own message
+# The group hears a notification for the start and the end of a game; everything else it is told quietly.
+LOUD = frozenset(
+    {
+        Announcement.STARTED,
+        Announcement.OVER,
+        Announcement.ABORTED,
+        Announcement.LOBBY_EXPIRED,
+        Announcement.PAUSE_EXPIRED,
+    }
+)
 ORPHAN_WINDOW = 8  # after a crash, how far back a re-sent message looks for an unrecorded copy
 __all__ = ["Delivery", "PlayerUnreachableError"]
 
@@ -118,7 +128,13 @@ class Delivery:
             until = utcnow() + timedelta(seconds=wait)
             return {n.id: until for n in tables if n.id is not None}
         await steps.run(tables, self._table(b))
+        if b.game.is_over and b.game.game.table_message_id and self._in_group(b):
+            await self.api.pin(b.game.chat.id, b.game.game.table_message_id, pinned=False)  # the game is done
         return None
+
+    @staticmethod
+    def _in_group(b: Batch) -> bool:
+        return b.game.chat.kind != "private"
 
     @staticmethod
     def _by_seat(notices: Sequence[Notice]) -> list[tuple[int, list[Notice]]]:
@@ -351,7 +367,7 @@ class Delivery:
             editable = game.table_message_id is not None and game.table_is_picture
             if editable and await self.api.edit_photo(b.game.chat.id, game.table_message_id or 0, png, photo.caption):
                 return True
-            message = await self._send_group(b, photo.caption, png=png)
+            message = await self._send_group(b, photo.caption, png=png, silent=True)
         except BadRequest as exc:
             log.warning("game %s: the table picture was refused (%s); the text table instead", game.id, exc)
             return False
@@ -370,7 +386,7 @@ class Delivery:
             edited = None
         if edited:
             return
-        message = await self._send_group(b, rendered)
+        message = await self._send_group(b, rendered, silent=True)
         if message is not None:
             await self._table_posted(b, message.message_id, picture=False)
 
@@ -379,39 +395,45 @@ class Delivery:
         game = b.game.game
         if game.table_message_id and game.table_message_id != message_id:
             await self.api.delete(b.game.chat.id, game.table_message_id)
+        if self._in_group(b) and b.game.is_active:  # pinned, quietly, where the bot may pin
+            await self.api.pin(b.game.chat.id, message_id)
         b.game = b.game.with_game(table_message_id=message_id, table_is_picture=picture)
         await self.service.record_game_messages(game.id, table_message_id=message_id, table_is_picture=picture)
 
     async def _announce(self, b: Batch, notice: Notice) -> None:
         rendered = announce.announce(self.page_for(b.game), notice)
         if rendered is not None:
-            await self._send_group(b, rendered)
+            await self._send_group(b, rendered, silent=notice.announcement not in LOUD)
 
     async def _contact(self, b: Batch, number: int) -> None:
         await self._send_group(b, private.contact(self.page_for(b.game), b.seat(number)))
 
-    async def _send_group(self, b: Batch, rendered: Rendered, *, png: bytes | None = None) -> Message | None:
+    async def _send_group(
+        self, b: Batch, rendered: Rendered, *, png: bytes | None = None, silent: bool = False
+    ) -> Message | None:
         """A new message in the game's chat (in its forum topic; a photo with ``rendered`` as its
         caption when ``png`` is given); follows a migration; a topic closed or deleted mid-game
         moves the game to General, once, saying so; None if the bot was removed."""
         try:
-            return await self._post(b.game.chat.id, rendered, b.game.game.message_thread_id, png)
+            return await self._post(b.game.chat.id, rendered, b.game.game.message_thread_id, png, silent)
         except TopicGoneError as exc:
             log.warning("game %s: its topic is gone (%s); it goes on in General", b.game.game.id, exc)
             await self.service.record_game_messages(b.game.game.id, message_thread_id=None)
             b.game = b.game.with_game(message_thread_id=None)
-            await self.api.send(b.game.chat.id, announce.topic_gone(self.page_for(b.game)))
-            return await self._post(b.game.chat.id, rendered, None, png)
+            await self.api.send(b.game.chat.id, announce.topic_gone(self.page_for(b.game)), silent=True)
+            return await self._post(b.game.chat.id, rendered, None, png, silent)
         except ChatMigrated as exc:
             await self.service.migrate_chat(b.game.chat.id, exc.new_chat_id)
             b.game = b.game.with_chat(id=exc.new_chat_id)
-            return await self._post(exc.new_chat_id, rendered, b.game.game.message_thread_id, png)
+            return await self._post(exc.new_chat_id, rendered, b.game.game.message_thread_id, png, silent)
         except Forbidden as exc:
             log.warning("chat %s: bot cannot post (%s); pausing its game", b.game.chat.id, exc)
             await self.service.bot_removed(b.game.chat.id)
             return None
 
-    async def _post(self, chat_id: int, rendered: Rendered, thread_id: int | None, png: bytes | None) -> Message:
+    async def _post(
+        self, chat_id: int, rendered: Rendered, thread_id: int | None, png: bytes | None, silent: bool
+    ) -> Message:
         if png is None:
-            return await self.api.send(chat_id, rendered, thread_id=thread_id)
-        return await self.api.send_photo(chat_id, png, rendered, thread_id=thread_id)
+            return await self.api.send(chat_id, rendered, thread_id=thread_id, silent=silent)
+        return await self.api.send_photo(chat_id, png, rendered, thread_id=thread_id, silent=silent)

@@ -1,0 +1,52 @@
+"""Quiet where nothing is asked of you: the group hears a notification for a game's start and its
+end only; its table is pinned without a notification where the bot may pin, and unpinned at the end."""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from telegram import Bot
+
+from tests.conftest import FakeClock
+from tests.service.helpers import GROUP, lobby_with, user
+from tests.support.fakebot import FakeTelegram
+from tests.telegram.fakegame import FakeGame, bot, fake
+
+__all__ = ["bot", "fake"]  # fixtures
+
+
+async def play(sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot) -> FakeGame:
+    game = FakeGame(sessions, clock, fake, bot)
+    game.game_id = await lobby_with(game.service, humans=3)
+    await game.service.start(game.game_id, user(0).id)
+    await game.deliver()
+    return game
+
+
+async def test_only_the_start_and_the_end_notify_the_group_and_the_table_is_pinned_meanwhile(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
+) -> None:
+    fake.world.chats[GROUP].bot_status = "administrator"  # may pin
+    game = await play(sessions, clock, fake, bot)
+    await game.move()
+    table = (await game.service.game_view(game.game_id)).game.table_message_id
+    assert fake.world.chats[GROUP].pinned == [table]
+    pins = fake.calls_of("pinChatMessage")
+    assert pins
+    assert all(call.params.get("disable_notification") for call in pins)
+    await game.play_to_end()
+    sent = [m for m in fake.history(GROUP) if m.from_bot and m.version == 0]
+    loud = [m.text.splitlines()[0] for m in sent if not m.silent]
+    assert len(loud) == 3, loud  # the lobby (it asks the group to join), the deal and the end
+    assert "dealt" in loud[1]
+    assert "Game over" in loud[2]
+    assert any(m.silent and "is out" in m.text for m in sent)  # someone went out: told, quietly
+    assert fake.world.chats[GROUP].pinned == []
+
+
+async def test_a_bot_that_may_not_pin_plays_on(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
+) -> None:
+    game = await play(sessions, clock, fake, bot)
+    await game.play_to_end()
+    assert fake.world.chats[GROUP].pinned == []
+    assert all(call.result != "ok" for call in fake.calls_of("pinChatMessage"))
