@@ -10,7 +10,7 @@ from telegram.ext import ContextTypes
 
 from engine import PRESETS, EngineError
 from shithead_bot.i18n import N_, available_languages
-from shithead_bot.service import TABLE_STYLES, ChatSnapshot, ServiceError
+from shithead_bot.service import TABLE_STYLES, Autoplay, ChatSnapshot, ServiceError
 from shithead_bot.telegram import keyboards
 from shithead_bot.telegram.callback_data import Action, Button, TurnChoice
 from shithead_bot.telegram.context import (
@@ -21,6 +21,7 @@ from shithead_bot.telegram.context import (
     person,
     speaks_as_admin,
     texts,
+    user_info,
 )
 from shithead_bot.telegram.handlers.presses import Done, Press, presser
 from shithead_bot.telegram.parsing import (
@@ -32,7 +33,7 @@ from shithead_bot.telegram.parsing import (
     parse_turn_time,
 )
 from shithead_bot.telegram.render import esc
-from shithead_bot.telegram.render.rules import SETTINGS_USAGE, settings_text
+from shithead_bot.telegram.render.rules import SETTINGS_USAGE, autoplay_text, autoplay_unknown, settings_text
 from shithead_bot.telegram.replies import refusal, reply, reply_privately
 
 
@@ -45,6 +46,9 @@ async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     t = texts(update)
     current = await ctx.service.ensure_chat(chat.id, chat.type, chat.title or (user.first_name if user else ""))
     args = context.args or []
+    if args and args[0].lower() == "autoplay":
+        await autoplay(update, ctx, args[1:])
+        return
     if not args:
         await reply(update, settings_text(current, t), keyboards.turn_times(ctx.codec, chat.id))
         return
@@ -87,6 +91,23 @@ async def change(ctx: BotContext, chat_id: int, key: str, values: list[str]) -> 
     if key == "timezone" and len(values) == 1:
         return await service.update_chat(chat_id, timezone=parse_timezone(values[0]))
     raise SettingError(N_("I cannot read /settings {what}"), what=f"{key[:20]} {' '.join(values)[:40]}".strip())
+
+
+async def autoplay(update: Update, ctx: BotContext, values: list[str]) -> None:
+    """/settings autoplay off|public|all: which of my own forced moves the bot makes for me (a
+    player's setting, in every game; answered in private)."""
+    user, t = person(update), texts(update)
+    if user is None:
+        return
+    choices = [str(a) for a in Autoplay]
+    if len(values) == 1 and values[0].lower() in choices:
+        setting = await ctx.service.set_autoplay(user_info(user), Autoplay(values[0].lower()))
+    elif values:
+        await reply_privately(update, autoplay_unknown(" ".join(values), t))
+        return
+    else:
+        setting = await ctx.service.autoplay_of(user.id)
+    await reply_privately(update, autoplay_text(setting, t))
 
 
 def in_words(exc: Exception, t: gettext.NullTranslations) -> str:

@@ -7,7 +7,7 @@ import gettext
 from engine import NeighborRules, Power, Rules, rank_text
 from shithead_bot.i18n import translations
 from shithead_bot.narrate import a_rank
-from shithead_bot.service import ChatSnapshot
+from shithead_bot.service import Autoplay, ChatSnapshot
 from shithead_bot.telegram.parsing import turn_text
 from shithead_bot.telegram.render.common import esc
 
@@ -15,7 +15,7 @@ SETTINGS_USAGE = (
     "/settings turn 1h · /settings reminders 50% 1h (or off, default) · /settings timeouts 3 (0: never) · "
     "/settings quiet_deadlines on · /settings game shithead|neighbor · /settings preset smelly · "
     "/settings rule 8=skip · /settings rules clear · /settings table picture|text · /settings language en · "
-    "/settings timezone Europe/Paris"
+    "/settings timezone Europe/Paris · in private, yours: /settings autoplay off|public|all"
 )
 
 
@@ -108,3 +108,34 @@ def settings_text(chat: ChatSnapshot, t: gettext.NullTranslations) -> str:
             esc(SETTINGS_USAGE),
         ]
     )
+
+
+def autoplay_text(setting: Autoplay, t: gettext.NullTranslations) -> str:
+    """A player's autoplay setting, what it does, and how to change it."""
+    _ = t.gettext
+    what = {
+        Autoplay.OFF: _("none: every move is your tap."),
+        Autoplay.PUBLIC: _(
+            "those everybody can see you had to make — a pickup when nothing fits, your face-up cards, your "
+            "last face-down card, your last card in hand. I make them at once and tell you without a "
+            "notification; you are notified when a real choice is yours."
+        ),
+        Autoplay.ALL: _(
+            "all of them, also your only fitting card when you hold others — the other players can then tell "
+            "that nothing else in your hand fitted."
+        ),
+    }[setting]
+    return "\n".join(
+        [
+            _("⏩ <b>Forced moves I make for you</b> ({setting}): {what}").format(setting=setting.value, what=what),
+            _("In every game. /settings autoplay off · public (the default) · all"),
+        ]
+    )
+
+
+def autoplay_unknown(text: str, t: gettext.NullTranslations) -> str:
+    """The answer to ``/settings autoplay`` with a value it does not know."""
+    refused = t.gettext("{text}: choose one of {choices}").format(
+        text=repr(text[:20]), choices=", ".join(str(a) for a in Autoplay)
+    )
+    return esc(refused)
