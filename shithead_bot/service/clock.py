@@ -22,7 +22,7 @@ from shithead_bot.service.errors import (
 from shithead_bot.service.notices import Announcement, NoticeKind, Reminder
 from shithead_bot.service.schedule import QuietHours
 from shithead_bot.service.snapshot import ACTIVE, ChatSnapshot
-from shithead_bot.service.turns import close, settle, time_out_everyone
+from shithead_bot.service.turns import chain_waiting, close, settle, time_out_everyone
 from shithead_bot.service.unit import Core, GameTx, Result
 
 
@@ -74,6 +74,9 @@ def _expire(tx: GameTx, what: Announcement, kind: NoticeKind, days: int) -> None
 
 def _fire_turn_timer(core: Core, tx: GameTx) -> None:
     game = tx.game
+    if chain_waiting(tx):  # a press handed the computers' chain back and nobody carried it on
+        settle(tx, core.settings)
+        return
     if game.deadline_at is None or not game.turn_seconds:
         game.due_at = None
         return

@@ -26,6 +26,7 @@ class GameService(Core):
 
     # playing
     play = playing.play
+    play_on = playing.play_on
     forfeit = playing.forfeit
 
     # idle players: the timers

@@ -6,7 +6,7 @@ from engine import Forfeit, Move
 from persistence.models import GameStatus
 from shithead_bot.service.errors import StaleVersionError, WrongStateError
 from shithead_bot.service.snapshot import ACTIVE
-from shithead_bot.service.turns import apply, settle
+from shithead_bot.service.turns import apply, chain_waiting, settle
 from shithead_bot.service.unit import Core, Result
 
 
@@ -35,6 +35,20 @@ async def play(
             seat.private_message_id, seat.message_version = message_id, seat.keyboard_version
         apply(tx, seat.number, move, "human")
         seat.timeouts_in_row = 0
+        tx.hand_back = True  # the press is answered before a computer thinks: see play_on
+        settle(tx, core.settings)
+        return await core.commit(tx)
+
+
+async def play_on(core: Core, game_id: int) -> Result | None:
+    """The computers move (and forced moves are made) where a press handed the chain back: thought
+    out off the event loop, then one transaction. None when nothing waits (another worker, or the
+    timer sweep, carried on first)."""
+    async with core.transaction() as session:
+        tx = await core.read(session, game_id, lock=True)
+        if tx is None or not chain_waiting(tx):
+            return None
+        core.bump(tx)
         settle(tx, core.settings)
         return await core.commit(tx)
 

@@ -60,7 +60,9 @@ def play_computers(tx: GameTx, settings: Settings) -> None:
     bot), until a human has a choice to make or the game ends (capped against bugs).
 
     A decision not known yet that would take long raises :class:`ThinkFirst` (the use case runs
-    again once it is thought out, off the event loop); see :mod:`thinking`."""
+    again once it is thought out, off the event loop; see :mod:`thinking`) — or, where the use case
+    hands the chain back (``tx.hand_back``: a press, answered first), stops there: the computers
+    play on in a use case of their own (:func:`~shithead_bot.service.play.play_on`)."""
     state = tx.state
     assert state is not None
     levels = {s.number: s.computer_level for s in tx.seats if s.computer_level}
@@ -80,6 +82,9 @@ def play_computers(tx: GameTx, settings: Settings) -> None:
         else:
             move, seconds = tx.thinker.decide(state, seat, level, seed, spent)
             spent += seconds
+        if move is None and tx.hand_back:
+            tx.computers_pending = True
+            return
         if move is None:
             raise ThinkFirst(Chain(state.copy(), levels, tx.game.seed, tx.game.move_count, dict(tx.autoplay)))
         apply(tx, seat, move, "computer")
@@ -114,7 +119,18 @@ def settle(tx: GameTx, settings: Settings, *, fresh_keyboards: bool = False) -> 
         issue_keyboards(tx, fresh=fresh_keyboards or new_phase)
         if new_phase or (tx.status == GameStatus.PLAYING and table_changed(tx)):
             restart_clock(tx)
+    if tx.computers_pending:  # due at once: if nobody carries the chain on, the timer sweep does
+        tx.game.due_at = tx.now
     tx.notify(NoticeKind.TABLE)
+
+
+def chain_waiting(tx: GameTx) -> bool:
+    """A computer, or a human's forced move the bot makes, is to act now."""
+    state = tx.state
+    if state is None or tx.status not in (GameStatus.SWAPPING, GameStatus.PLAYING):
+        return False
+    levels = {s.number: s.computer_level for s in tx.seats if s.computer_level}
+    return next_computer(state, levels) is not None or next_forced(state, levels, tx.autoplay) is not None
 
 
 def table_changed(tx: GameTx) -> bool:

@@ -170,6 +170,7 @@ class Result:
     version: int
     notices: list[Notice] = field(default_factory=list)
     status: str = ""
+    thinking: bool = False  # computers must think before they move: :func:`play_on` carries on
     ignored_settings: str | None = None  # the chat's saved house rules were invalid: why (the preset was used)
 
 
@@ -192,6 +193,8 @@ class GameTx:
     languages: dict[int, str] = field(default_factory=dict)  # seat number -> its player's Telegram language
     autoplay: dict[int, str] = field(default_factory=dict)  # seat number -> its player's autoplay setting
     autoplayed: set[int] = field(default_factory=set)  # seqs of the forced moves made for humans
+    hand_back: bool = False  # a computer that must think first is left for later (see turns.play_computers)
+    computers_pending: bool = False  # …and one was: the computers play on after this commits
     removed: set[int] = field(default_factory=set)  # seats removed for timing out (told once, not twice)
     notices: list[Notice] = field(default_factory=list)
     finished: bool = False  # the game ended in this transaction: it is rated when it commits
@@ -346,7 +349,7 @@ class Core:
             await ratings.record_game(
                 tx.session, game_id=tx.game.id or 0, chat_id=tx.game.chat_id, seats=tx.seats, when=tx.now
             )
-        return Result(tx.game.id or 0, tx.game.version, tx.notices, tx.game.status)
+        return Result(tx.game.id or 0, tx.game.version, tx.notices, tx.game.status, tx.computers_pending)
 
     async def player(self, session: AsyncSession, user: UserInfo) -> Player:
         """The player row of a user, created on first sight (an upsert) and kept up to date."""

@@ -62,7 +62,9 @@ async def play_humans_to_end(service: GameService, game_id: int, *, seed: int = 
         bot = bots.setdefault(number, make_player("heuristic", seed + number))
         move = bot.choose(ctx.state.view(number))
         assert seat.player_id is not None
-        await service.play(game_id, seat.player_id, move, seat.keyboard_version)
+        result = await service.play(game_id, seat.player_id, move, seat.keyboard_version)
+        if result.thinking:  # the computers think before they move: they play on, as after a press
+            await service.play_on(game_id)
         moves += 1
     raise AssertionError(f"game {game_id} did not end within {limit} human moves")
 

@@ -137,3 +137,48 @@ async def _replays_as_inline(service: GameService, game_id: int) -> None:
             assert str(expected) == line.move, (count, line)
         state.apply(line.seat, line.move)
     assert state.is_over
+
+
+async def test_a_press_is_taken_before_the_computers_think_and_they_play_on_after(
+    service: GameService, slow_hard: list[str], clock: FakeClock
+) -> None:
+    """Answer first, then think: the press's transaction holds the human's move only; the computers'
+    chain is a use case of its own (``play_on``), which the timer sweep also runs if nobody does."""
+    game_id = (await service.open_private_game(user(0), computers=3, level="hard", chat_title="Me")).game_id
+    for _ in range(2000):  # to a turn whose move hands the chain back to three thinking computers
+        game = await service.game_view(game_id)
+        assert game.state is not None
+        if game.is_over:
+            raise AssertionError("no press handed the chain back")
+        mover = HeuristicPlayer(1).choose(game.state.view(0))
+        result = await service.play(game_id, user(0).id, mover, game.seat(0).keyboard_version)
+        if result.thinking:
+            break
+    after = await service.game_view(game_id)
+    assert after.state is not None
+    assert after.state.to_act != 0  # a computer is to act: nothing of theirs was decided in the press
+    assert after.game.due_at == clock.now  # due at once: the sweep carries on if nobody else does
+    assert {str(n.kind) for n in result.notices} >= {"moved", "table"}
+    carried = await service.play_on(game_id)
+    assert carried is not None
+    done = await service.game_view(game_id)
+    assert done.is_over or (done.state is not None and done.may_act(0))
+    assert await service.play_on(game_id) is None  # nothing waits any more
+
+
+async def test_the_timer_sweep_carries_a_handed_back_chain_on(
+    service: GameService, slow_hard: list[str], clock: FakeClock
+) -> None:
+    from shithead_bot.timers.sweeper import Sweeper
+
+    game_id = (await service.open_private_game(user(0), computers=3, level="hard", chat_title="Me")).game_id
+    for _ in range(2000):
+        game = await service.game_view(game_id)
+        assert game.state is not None
+        assert not game.is_over, "no press handed the chain back"
+        mover = HeuristicPlayer(1).choose(game.state.view(0))
+        if (await service.play(game_id, user(0).id, mover, game.seat(0).keyboard_version)).thinking:
+            break
+    assert (await Sweeper(service).sweep()).fired == 1  # the bot died before play_on: the sweep plays on
+    done = await service.game_view(game_id)
+    assert done.is_over or (done.state is not None and done.may_act(0))
