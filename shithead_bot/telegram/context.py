@@ -13,7 +13,7 @@ from telegram.ext import ContextTypes
 
 from shithead_bot.config import Settings
 from shithead_bot.i18n import pick_language, translations
-from shithead_bot.service import GameService, Outbox, UserInfo
+from shithead_bot.service import GameService, Outbox, ServiceError, UserInfo
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.deliver import Delivery
 from shithead_bot.timers.sweeper import Sweeper
@@ -50,6 +50,17 @@ class BotContext:
         if not lock.locked():
             self.locks.pop(game_id, None)
         return total
+
+    async def play_on(self, game_id: int | None) -> None:
+        """The computers' chain a press handed back: thought out off the loop, applied, delivered.
+        If this fails, the timer sweep carries it on (the game is due at once)."""
+        if game_id is None:
+            return
+        try:
+            await self.service.play_on(game_id)
+        except ServiceError as exc:  # another worker, or the sweep, moved the game first
+            log.info("game %s: the computers' chain was carried on elsewhere (%s)", game_id, type(exc).__name__)
+        await self.deliver(game_id)
 
     def deep_link(self, action: str, game_id: int) -> str:
         return self.codec.deep_link(self.bot_username, action, game_id)

@@ -56,6 +56,14 @@ REFUSALS: dict[type[Exception], str] = {
     GameNotFoundError: N_("I cannot find that game."),
     ServiceError: N_("That cannot be done now."),
 }
+THINKING = N_("🤖 Thinking…")
+
+
+def thinking_toast(t: gettext.NullTranslations) -> str:
+    """A press's answer when the computers think before they move (they play on after it)."""
+    return t.gettext(THINKING)
+
+
 WRONG_STATE: dict[GameStatus, str] = {
     GameStatus.LOBBY: N_("The game has not started yet."),
     GameStatus.PAUSED: N_("The game is paused."),

@@ -17,12 +17,13 @@ from shithead_bot.telegram.callback_data import Action, Button
 from shithead_bot.telegram.context import BotContext, bot_context, is_private, language_of, texts
 from shithead_bot.telegram.handlers.presses import Done, Press, close_confirmation, confirmed, presser
 from shithead_bot.telegram.render import Page, private
-from shithead_bot.telegram.replies import refusal, reply
+from shithead_bot.telegram.replies import refusal, reply, thinking_toast
 
 
 async def move(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
-    await ctx.service.play(b.game_id, presser(update), b.argument, b.version, message_id=pressed_private(update))
-    return Done(None, b.game_id)
+    pressed = pressed_private(update)
+    result = await ctx.service.play(b.game_id, presser(update), b.argument, b.version, message_id=pressed)
+    return Done(thinking_toast(texts(update)) if result.thinking else None, b.game_id, thinking=result.thinking)
 
 
 def pressed_private(update: Update) -> int | None:

@@ -27,6 +27,7 @@ class Done:
 
     toast: str | None = None
     game_id: int | None = None
+    thinking: bool = False  # computers think before they move: they play on after the answer
 
 
 Press = Callable[[Update, ContextTypes.DEFAULT_TYPE, BotContext, Button], Awaitable[Done]]
@@ -59,10 +60,11 @@ def dispatcher(presses: Mapping[Action, Press]) -> Handler:
             log.info("refused a press by user %s: %s", query.from_user.id, type(exc).__name__)
             await answer(query, refusal(exc, t))
             return
-        # The answer goes out first; the next player's message need not wait for Telegram's reply to it.
+        # The answer goes out first; the next player's message need not wait for Telegram's reply to
+        # it, and the computers think after it (the press's own notices go out meanwhile).
         answered = asyncio.create_task(answer(query, done.toast))
         try:
-            await ctx.deliver(done.game_id)
+            await asyncio.gather(ctx.deliver(done.game_id), *([ctx.play_on(done.game_id)] if done.thinking else []))
         finally:
             await answered
 
