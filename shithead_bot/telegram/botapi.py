@@ -10,7 +10,7 @@ from typing import Any
 
 from telegram import Bot, InputFile, InputMediaPhoto, Message
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, NetworkError
+from telegram.error import BadRequest, Forbidden, NetworkError, TelegramError
 
 from shithead_bot.telegram.render.common import Rendered, fit_lines
 
@@ -156,13 +156,14 @@ class BotApi:
             log.debug("message %s not cleared: %s", message_id, exc)
 
     async def pin(self, chat_id: int, message_id: int, *, pinned: bool = True) -> None:
-        """Pin a message without a notification (or unpin it); a bot that may not pin leaves it be."""
+        """Pin a message without a notification (or unpin it). A nicety: a bot that may not pin, or
+        a failure of any kind, leaves it be."""
         try:
             if pinned:
                 await self.bot.pin_chat_message(chat_id, message_id, disable_notification=True)
             else:
                 await self.bot.unpin_chat_message(chat_id, message_id)
-        except (BadRequest, Forbidden) as exc:
+        except TelegramError as exc:
             log.debug("message %s not %s: %s", message_id, "pinned" if pinned else "unpinned", exc)
 
     async def delete(self, chat_id: int, message_id: int) -> None:

@@ -123,6 +123,8 @@ class Delivery:
         tables = [n for n in notices if n.kind == NoticeKind.TABLE]
         if not tables or b.game.status == GameStatus.LOBBY:
             return None
+        if not self._in_group(b) and not b.game.is_over:
+            return None  # a private game: the player's turn message is the table, until the end's ranking
         wait = self._table_wait(b.game)
         if wait > 0:
             until = utcnow() + timedelta(seconds=wait)
@@ -198,7 +200,9 @@ class Delivery:
             await self._edit_private(b, number, private.turn(page, seat), version)
         elif wants_keyboard:  # a new turn, or the swap phase's first message: a new message, it notifies
             told = done if acted else None
-            await self._send_private(b, number, private.turn(page, seat), version, retried=retried, done=told)
+            retire = not self._in_group(b)  # a private game: the new turn tells it all, the old one goes
+            turn = private.turn(page, seat)
+            await self._send_private(b, number, turn, version, retried=retried, done=told, retire=retire)
         elif acted:
             await self._edit_private(b, number, done, version)
         elif moved:  # only moves the bot made for them: told in a new message that does not notify
@@ -245,9 +249,11 @@ class Delivery:
         retried: bool = False,
         silent: bool = False,
         done: Rendered | None = None,
+        retire: bool = False,
     ) -> None:
         """A new private message for the seat. The previous one loses its buttons (``done``: it is
-        edited to that instead). ``retried``: an earlier attempt may have been sent before a crash,
+        edited to that instead; ``retire``: it is deleted — a delete does not count against the
+        chat's send rate). ``retried``: an earlier attempt may have been sent before a crash,
         unrecorded — its keyboard is taken off too, so only this one stays live."""
         seat = b.seat(number)
         assert seat.player_id is not None
@@ -255,7 +261,9 @@ class Delivery:
         message: Message = await self._private(seat.player_id, send)
         previous = seat.private_message_id
         if previous and previous != message.message_id:
-            if done is not None:
+            if retire:
+                await self.api.delete(seat.player_id, previous)
+            elif done is not None:
                 await self.api.edit(seat.player_id, previous, done, private=True)
             elif seat.message_version:
                 await self.api.drop_keyboard(seat.player_id, previous)  # it still shows buttons
@@ -391,14 +399,15 @@ class Delivery:
             await self._table_posted(b, message.message_id, picture=False)
 
     async def _table_posted(self, b: Batch, message_id: int, *, picture: bool) -> None:
-        """A new table message: remember it; the one it replaces (of the other kind) is deleted."""
+        """A new table message: remembered first (a failure after this must not post it again); the
+        one it replaces (of the other kind) is deleted; pinned, quietly, where the bot may pin."""
         game = b.game.game
+        await self.service.record_game_messages(game.id, table_message_id=message_id, table_is_picture=picture)
+        b.game = b.game.with_game(table_message_id=message_id, table_is_picture=picture)
         if game.table_message_id and game.table_message_id != message_id:
             await self.api.delete(b.game.chat.id, game.table_message_id)
-        if self._in_group(b) and b.game.is_active:  # pinned, quietly, where the bot may pin
+        if self._in_group(b) and b.game.is_active:
             await self.api.pin(b.game.chat.id, message_id)
-        b.game = b.game.with_game(table_message_id=message_id, table_is_picture=picture)
-        await self.service.record_game_messages(game.id, table_message_id=message_id, table_is_picture=picture)
 
     async def _announce(self, b: Batch, notice: Notice) -> None:
         rendered = announce.announce(self.page_for(b.game), notice)

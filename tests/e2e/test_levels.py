@@ -78,9 +78,13 @@ async def test_a_private_game_against_three_hard_computers_is_dealt_and_answers(
         assert first is not None
         await me.play_turn()
         await fake.wait_for(lambda first=first: (m := me.live_message()) and m.text != first.text, timeout=15)
-    table = table_message(fake, alice.user_id, alice.user_id)
-    assert table.photo is not None  # the table is a picture, and it is all: no lobby, no deal
-    assert find(fake, alice.user_id, alice.user_id, "is dealt") is None  # announcement linking here
+    # The newest turn message is the table while the game plays (no lobby, no deal announcement,
+    # no table message to scroll past): the computers' cards are in it.
+    assert find(fake, alice.user_id, alice.user_id, "· #") is None
+    assert find(fake, alice.user_id, alice.user_id, "is dealt") is None
+    turn = me.live_message()
+    assert turn is not None
+    assert turn.text.count("🤖") >= 3
 
 
 async def test_newgame_in_private_without_a_level_says_how_to_choose(

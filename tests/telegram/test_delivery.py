@@ -42,6 +42,15 @@ class RecordingBot:
         self.sent.append((chat_id, caption))
         return Message(next(self.ids))
 
+    async def pin_chat_message(self, *args: Any, **kwargs: Any) -> bool:
+        return True
+
+    async def unpin_chat_message(self, *args: Any, **kwargs: Any) -> bool:
+        return True
+
+    async def delete_message(self, *args: Any, **kwargs: Any) -> bool:
+        return True
+
 
 async def test_private_messages_follow_each_players_language(
     sessions: async_sessionmaker[AsyncSession], clock: FakeClock

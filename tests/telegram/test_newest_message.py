@@ -121,3 +121,27 @@ async def test_a_forced_move_made_for_a_player_is_told_without_a_notification(
     for message in sent:  # what notifies asks to act, or tells the end
         if not message.silent:
             assert any(word in message.text for word in ("Your turn", "Swap phase", "Game over")), message.text
+
+
+async def test_a_private_game_against_computers_keeps_one_turn_message_the_newest(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
+) -> None:
+    """The new turn tells everything since the last one, so the old one goes (a delete does not
+    count against the chat's one send a second: the next turn comes sooner)."""
+    game = FakeGame(sessions, clock, fake, bot)
+    game.game_id = (await game.service.open_private_game(user(0), computers=2, chat_title="Me")).game_id
+    await game.deliver()
+    me, seen = user(0).id, 0
+    for _ in range(40):
+        view = await game.service.game_view(game.game_id)
+        if view.is_over:
+            break
+        await game.move()
+        view = await game.service.game_view(game.game_id)
+        if view.in_swap_phase or not view.may_act(0):
+            continue
+        turns = [m for m in game.private(me) if "Your turn" in m.text]
+        assert len(turns) == 1, [m.text[:40] for m in turns]
+        assert game.live(me) == [game.private(me)[-1]] == turns
+        seen += 1
+    assert seen > 3

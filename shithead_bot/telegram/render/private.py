@@ -13,7 +13,9 @@ from persistence.models import GameStatus
 from shithead_bot.narrate import a_rank, ordinal
 from shithead_bot.service import MoveLine, Reminder, SeatSnapshot
 from shithead_bot.telegram import keyboards
+from shithead_bot.telegram.render.commitment import commitment_lines
 from shithead_bot.telegram.render.common import Page, Rendered, esc
+from shithead_bot.telegram.render.table import seat_cards
 
 
 def turn(page: Page, seat: SeatSnapshot) -> Rendered:
@@ -25,7 +27,25 @@ def turn(page: Page, seat: SeatSnapshot) -> Rendered:
     header = [header_line(page, view), *since_last_turn(page, seat.number)]
     if isinstance(view, NeighborView):
         return neighbor_turn(page, view, header, seat.keyboard_version)
-    return Rendered("\n".join([*header, *cards(page, view)]), keyboards.moves(page, view, seat.keyboard_version))
+    lines = [*header, *others(page, view), *cards(page, view)]
+    return Rendered("\n".join(lines), keyboards.moves(page, view, seat.keyboard_version))
+
+
+def others(page: Page, view: ShitheadView) -> list[str]:
+    """In a private game, whose only table is this message: the other seats' cards, as the table shows them."""
+    if page.game.chat.kind != "private":
+        return []
+    _ = page._
+    lines = []
+    for info in view.seats:
+        if info.seat == view.seat:
+            continue
+        name = esc(page.names[info.seat])
+        if info.place is not None:
+            lines.append(_("{name}: out, {place}").format(name=name, place=ordinal(info.place, page.language)))
+        else:
+            lines.append(_("{name}: {cards}").format(name=name, cards=seat_cards(page, info)))
+    return lines
 
 
 def header_line(page: Page, view: ShitheadView | NeighborView) -> str:
@@ -74,6 +94,8 @@ def swap(page: Page, seat: SeatSnapshot, picked: int | None) -> Rendered:
             chat=page.chat_title(), id=page.game_id, deadline=page.deadline()
         )
     ]
+    if page.game.chat.kind == "private":  # no table message until the end: the fingerprint is here
+        lines += commitment_lines(page)
     if not view.legal_moves:
         lines.append(_("✅ You are ready — waiting for the others."))
     elif picked is None:
