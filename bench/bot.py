@@ -5,9 +5,10 @@
     python bench/bot.py --computers hard --games 1 --think 0          # one human, three hard computers
     python bench/bot.py --computers hard --decision-ms 100 --games 1  # ... each decision taking 100 ms
 
-Prints updates handled per second, the time from a button press to the next player's notification
-(the Bot API call that carries the next buttons; p50/p95/p99), and Bot API calls per move (press
-answer included). Figures, not pass/fail.
+Prints updates handled per second, the time from a button press to its answer (the toast, or the
+spinner stopping: ``answer_p50_ms``/``answer_p99_ms``), the time from a button press to the next
+player's notification (the Bot API call that carries the next buttons; p50/p95/p99), and Bot API
+calls per move (press answer included). Figures, not pass/fail.
 
 ``--computers LEVEL``: each game is one human against three computers of that level, in a group
 (``--private``: in the private chat, ``/newgame LEVEL 3``), so every press waits for the computers
@@ -142,6 +143,7 @@ async def play_game(
     moves: int,
     think: float,
     stop: asyncio.Event | None = None,
+    answers: list[float] | None = None,
 ) -> tuple[int, int]:
     """Press until ``moves`` moves were made, the game ends or ``stop`` is set; returns (moves
     made, refused presses)."""
@@ -162,7 +164,9 @@ async def play_game(
         arrival = watcher.expect(int(game), int(version))
         pressed_at = time.time()
         toast = await player.press_data(message, data)
-        if toast:  # refused: this message was about to lose its buttons (the answer came first)
+        if answers is not None:
+            answers.append(time.time() - pressed_at)
+        if toast and "thinking" not in toast:  # refused: the message was about to lose its buttons
             refused += 1
             await asyncio.sleep(0.01)
             continue
@@ -182,6 +186,7 @@ async def run(games: int, moves: int, think: float, args: argparse.Namespace) ->
         try:
             watcher = Watcher(fake)
             latencies: list[float] = []
+            answers: list[float] = []
             beside: list[float] = []  # the two-player games played alongside (--alongside)
             results: list[tuple[int, int]] = []
             elapsed = 0.0
@@ -196,7 +201,8 @@ async def run(games: int, moves: int, think: float, args: argparse.Namespace) ->
                     fake.reset_calls()
                 start, stop = time.perf_counter(), asyncio.Event()
                 side = [asyncio.create_task(play_game(t, watcher, beside, moves, think, stop)) for t in others]
-                results += await asyncio.gather(*(play_game(t, watcher, latencies, moves, think) for t in tables))
+                mine = (play_game(t, watcher, latencies, moves, think, answers=answers) for t in tables)
+                results += await asyncio.gather(*mine)
                 stop.set()
                 await asyncio.gather(*side)
                 elapsed += time.perf_counter() - start
@@ -209,6 +215,7 @@ async def run(games: int, moves: int, think: float, args: argparse.Namespace) ->
             if args.log:
                 print("\n".join(line for line in bot.logs if args.log in line))
     latencies.sort()
+    answers.sort()
     beside.sort()
     alongside = (
         {
@@ -228,6 +235,8 @@ async def run(games: int, moves: int, think: float, args: argparse.Namespace) ->
         "moves": presses,
         "refused_presses": refused,
         "updates_per_s": round((presses + refused) / elapsed, 1),
+        "answer_p50_ms": round(statistics.median(answers) * 1000, 1),
+        "answer_p99_ms": round(percentile(answers, 0.99) * 1000, 1),
         "p50_ms": round(statistics.median(latencies) * 1000, 1),
         "p95_ms": round(percentile(latencies, 0.95) * 1000, 1),
         "p99_ms": round(percentile(latencies, 0.99) * 1000, 1),
