@@ -52,7 +52,7 @@ async def test_one_press_at_two_workers_takes_effect_once(
         fake.start_bot(player.user_id)
     await fake.wait_for(lambda: all(len(p.private()) >= 2 for p in (alice, bob)), timeout=15)
     await alice.command("/newgame")
-    lobby = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Join, add computer"), timeout=15)
+    lobby = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Join and add computer players"), timeout=15)
     await bob.press(lobby, "✋ Join")
     await fake.wait_for(lambda: "(2/" in current(fake, lobby, alice.user_id).text, timeout=15)
     await alice.press(current(fake, lobby, alice.user_id), "▶️ Start")
