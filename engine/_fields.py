@@ -201,8 +201,13 @@ def _packed(head: str, items: list[str], tail: str, indent: str) -> list[str]:
 
 
 def _wrapped(items: list[str], indent: str = "            ") -> list[str]:
-    text = ", ".join(items) + ","
-    return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=indent, break_long_words=False)
+    """``items`` joined by commas, as many whole items on a line as fit."""
+    lines = [indent]
+    for item in items:
+        if lines[-1] != indent and len(f"{lines[-1]} {item},") > WIDTH:
+            lines.append(indent)
+        lines[-1] += f"{item}," if lines[-1] == indent else f" {item},"
+    return lines
 
 
 def _copy(cls: str, fields: tuple[Field, ...], make: str) -> list[str]:
@@ -232,7 +237,7 @@ def _to_dict(fields: tuple[Field, ...]) -> list[str]:
         "    def to_dict(self) -> dict[str, Any]:",
         '        """Plain JSON-able data with a schema version; :meth:`from_dict` reads it back."""',
         "        return {",
-        *(f"            {item}," for item in items),
+        *_wrapped(items),
         "        }",
     ]
 

@@ -16,7 +16,7 @@ import random
 from typing import Any
 
 from engine.cards import CARDS, Card
-from engine.common import SCHEMA_VERSION, Outcome, Phase, checked_load
+from engine.common import SCHEMA_VERSION, Outcome, Phase, checked_load, same_state, state_repr
 from engine.errors import (
     GameOverError,
     IllegalMoveError,
@@ -119,20 +119,11 @@ class NeighborState:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data with a schema version; :meth:`from_dict` reads it back."""
         return {
-            "schema": SCHEMA_VERSION,
-            "kind": self.kind,
-            "rules": self.rules.to_dict(),
-            "seed": self.seed,
-            "seats": self.seats,
-            "dealer": self.dealer,
-            "phase": self.stage.value,
-            "lives": self.lives[:],
-            "places": self.places[:],
-            "hand_number": self.hand_number,
-            "cards": [None if c is None else int(c) for c in self.cards],
-            "deck": [int(c) for c in self.deck],
-            "turn": self.turn,
-            "acted": self.acted[:],
+            "schema": SCHEMA_VERSION, "kind": self.kind, "rules": self.rules.to_dict(), "seed": self.seed,
+            "seats": self.seats, "dealer": self.dealer, "phase": self.stage.value, "lives": self.lives[:],
+            "places": self.places[:], "hand_number": self.hand_number,
+            "cards": [None if c is None else int(c) for c in self.cards], "deck": [int(c) for c in self.deck],
+            "turn": self.turn, "acted": self.acted[:],
             "memories": [[[m.other, int(m.gave), int(m.got)] for m in ms] for ms in self.memories],
             "blocked": [[s, int(c)] for s, c in self.blocked],
             "last_reveal": [None if c is None else int(c) for c in self.last_reveal],
@@ -368,6 +359,14 @@ class NeighborState:
 
     __copy__ = copy
 
+    def __eq__(self, other: object) -> bool:
+        return same_state(self, other)  # type: ignore[no-any-return]
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return state_repr(self, "NeighborState", f" hand={self.hand_number}", f" lives={self.lives}")
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> NeighborState:
         """Rebuild a state from :meth:`to_dict` data; raises SchemaError if it is not such data."""
@@ -385,16 +384,3 @@ class NeighborState:
         if not 0 <= state.dealer < state.seats or not -1 <= state.turn < state.seats or min(state.lives) < 0:
             raise SchemaError("dealer, turn or lives out of range")
         return state
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, NeighborState):
-            return NotImplemented
-        return self.to_dict() == other.to_dict()
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return (
-            f"<NeighborState seats={self.seats} seed={self.seed} hand={self.hand_number} "
-            f"phase={self.stage.value} to_act={self.to_act} lives={self.lives}>"
-        )

@@ -33,7 +33,7 @@ from typing import Any, Final
 from engine.cards import CARDS as _CARDS
 from engine.cards import RANK_OF as _RANKS
 from engine.cards import Card, rank_text
-from engine.common import SCHEMA_VERSION, Outcome, Phase, checked_load
+from engine.common import SCHEMA_VERSION, Outcome, Phase, checked_load, same_state, state_repr
 from engine.errors import (
     CardNotOwnedError,
     GameOverError,
@@ -280,34 +280,19 @@ class ShitheadState:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data with a schema version; :meth:`from_dict` reads it back."""
         return {
-            "schema": SCHEMA_VERSION,
-            "kind": self.kind,
-            "rules": self.rules.to_dict(),
-            "seed": self.seed,
-            "seats": self.seats,
-            "dealer": self.dealer,
-            "phase": self.stage.value,
+            "schema": SCHEMA_VERSION, "kind": self.kind, "rules": self.rules.to_dict(), "seed": self.seed,
+            "seats": self.seats, "dealer": self.dealer, "phase": self.stage.value,
             "hands": [[int(c) for c in self.hand_of(s)] for s in range(self.seats)],
             "face_up": [[int(c) for c in cs] for cs in self.face_up],
             "face_down": [[None if c is None else int(c) for c in cs] for cs in self.face_down],
-            "stock": [int(c) for c in self.stock],
-            "pile": [int(c) for c in self.pile],
-            "discard": [int(c) for c in self.discard],
-            "top": self.top,
-            "turn": self.turn,
-            "direction": self.direction,
-            "active": self.active[:],
-            "ready": self.ready[:],
-            "finished": self.finished[:],
-            "forfeited": self.forfeited[:],
-            "required": self.required,
-            "loser": self.loser,
+            "stock": [int(c) for c in self.stock], "pile": [int(c) for c in self.pile],
+            "discard": [int(c) for c in self.discard], "top": self.top, "turn": self.turn, "direction": self.direction,
+            "active": self.active[:], "ready": self.ready[:], "finished": self.finished[:],
+            "forfeited": self.forfeited[:], "required": self.required, "loser": self.loser,
             "moves_applied": self.moves_applied,
             "known": [[int(c) for c in self.known_hand(s)] for s in range(self.seats)],
             "barred": [list(self.barred_ranks(s)) for s in range(self.seats)],
-            "unseen_out": [int(c) for c in self.unseen_out],
-            "loop": self.loop[:],
-            "forced_run": self.forced_run,
+            "unseen_out": [int(c) for c in self.unseen_out], "loop": self.loop[:], "forced_run": self.forced_run,
         }
 
     def _load_fields(self, data: dict[str, Any]) -> None:
@@ -342,6 +327,12 @@ class ShitheadState:
     # ----------------------------------------------------------------- creation
 
     @classmethod
+    def _blank(cls, rules: Rules, seats: int, seed: int, dealer: int) -> ShitheadState:
+        state = cls()
+        state._init_fields(rules, seats, seed, dealer)
+        return state
+
+    @classmethod
     def new(cls, rules: Rules, seats: int, seed: int, dealer: int = 0) -> ShitheadState:
         """Deal a new game: 3 face-down, 3 face-up, 3 in hand each, from the left of the dealer."""
         if not rules.min_seats <= seats <= rules.max_seats:
@@ -367,12 +358,6 @@ class ShitheadState:
             for s in order:
                 state._add_to_hand(s, [deck.pop()])
         state.stock = deck
-        return state
-
-    @classmethod
-    def _blank(cls, rules: Rules, seats: int, seed: int, dealer: int) -> ShitheadState:
-        state = cls()
-        state._init_fields(rules, seats, seed, dealer)
         return state
 
     # ----------------------------------------------------------------- questions
@@ -1036,6 +1021,15 @@ class ShitheadState:
             return self.seats - self.forfeited.index(seat)
         return None
 
+    def __eq__(self, other: object) -> bool:
+        return same_state(self, other)  # type: ignore[no-any-return]
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        name, end = f"ShitheadState {self.rules.name}", f" pile={len(self.pile)} stock={len(self.stock)}"
+        return state_repr(self, name, "", end)
+
     def __copy__(self) -> ShitheadState:
         return self.copy()
 
@@ -1076,18 +1070,6 @@ class ShitheadState:
             raise SchemaError("top or required rank out of range")
         return state
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, ShitheadState):
-            return NotImplemented
-        return self.to_dict() == other.to_dict()
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return (
-            f"<ShitheadState {self.rules.name} seats={self.seats} seed={self.seed} "
-            f"phase={self.stage.value} to_act={self.to_act} pile={len(self.pile)} stock={len(self.stock)}>"
-        )
 
 
 def _load(data: dict[str, Any]) -> ShitheadState:
