@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from engine.cards import RANK_TEXTS, RANKS, parse_rank
 from engine.errors import RulesError
@@ -330,9 +330,10 @@ _R = TypeVar("_R", Rules, NeighborRules)
 
 def _with_rules(rules: _R, changes: Mapping[str, str | bool | int]) -> _R:
     """``rules`` with each of ``changes`` made in turn by its ``with_rule`` (either game's rules)."""
+    changed: Any = rules  # each with_rule returns its own class, which mypy cannot tell of _R
     for key, value in changes.items():
-        rules = rules.with_rule(key, value)
-    return rules
+        changed = changed.with_rule(key, value)
+    return cast(_R, changed)
 
 @dataclass(frozen=True)
 class CompiledRules(Frozen):
