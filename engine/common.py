@@ -52,6 +52,20 @@ def checked_load(cls: Any, kind: str, data: dict[str, Any], name: str) -> Any:
         raise SchemaError(f"malformed {name} state: {exc!r}") from exc
 
 
+def same_state(state: Any, other: object) -> Any:
+    """``state == other`` for either game's state: their :meth:`to_dict` data are equal (so equality
+    covers every saved field of the state's table, engine/_fields.py); NotImplemented for other types."""
+    if not isinstance(other, state.__class__):
+        return NotImplemented
+    return state.to_dict() == other.to_dict()
+
+
+def state_repr(state: Any, name: str, middle: str, end: str) -> str:
+    """The short text of either game's state: ``<name seats=… seed=…middle phase=… to_act=…end>``."""
+    phase = state.stage.value
+    return f"<{name} seats={state.seats} seed={state.seed}{middle} phase={phase} to_act={state.to_act}{end}>"
+
+
 class GameState(Protocol):
     """What both games' states offer (see the package docstring)."""
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import cast
 
 from engine.cards import RANK_TEXTS, parse_rank_strict
 from engine.errors import InvalidMoveError
@@ -78,11 +79,15 @@ class PickUp(Frozen):
 
 
 @dataclass(frozen=True, slots=True)
-class StockGamble(Frozen):
-    """Turn the top stock card onto the pile instead of playing (toggle ``stock_gamble``)."""
+class Word(Frozen):
+    """A move with nothing to say but itself, written as one letter (``WORDS``): the classes below."""
 
     def __str__(self) -> str:
-        return "g"
+        return WORDS[self.__class__]
+
+
+class StockGamble(Word):
+    """Turn the top stock card onto the pile instead of playing (toggle ``stock_gamble``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,48 +101,26 @@ class Swap(Frozen):
         return f"x:{RANK_TEXTS[self.hand_rank]}:{RANK_TEXTS[self.face_up_rank]}"
 
 
-@dataclass(frozen=True, slots=True)
-class Ready(Frozen):
+class Ready(Word):
     """Swap phase: this seat has finished swapping."""
 
-    def __str__(self) -> str:
-        return "r"
 
-
-@dataclass(frozen=True, slots=True)
-class Forfeit(Frozen):
+class Forfeit(Word):
     """Leave the game at once. Allowed for any seat still in, at any time; never listed as legal."""
 
-    def __str__(self) -> str:
-        return "f"
 
-
-@dataclass(frozen=True, slots=True)
-class Keep(Frozen):
+class Keep(Word):
     """Neighbor: keep your card."""
 
-    def __str__(self) -> str:
-        return "k"
 
-
-@dataclass(frozen=True, slots=True)
-class Trade(Frozen):
+class Trade(Word):
     """Neighbor: swap with the neighbour to the left; for the dealer, trade with the deck."""
 
-    def __str__(self) -> str:
-        return "s"
 
-
+WORDS: dict[type[Word], str] = {StockGamble: "g", Ready: "r", Forfeit: "f", Keep: "k", Trade: "s"}
 Move = Play | PlayFaceDown | PickUp | StockGamble | Swap | Ready | Forfeit | Keep | Trade
 
-_SINGLE: dict[str, Move] = {
-    "t": PickUp(),
-    "g": StockGamble(),
-    "r": Ready(),
-    "f": Forfeit(),
-    "k": Keep(),
-    "s": Trade(),
-}
+_SINGLE: dict[str, Move] = {"t": PickUp(), **{text: cast(Move, kind()) for kind, text in WORDS.items()}}
 
 
 def _count(text: str, original: str) -> int:

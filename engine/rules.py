@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from engine.cards import RANK_TEXTS, RANKS, parse_rank
 from engine.errors import RulesError
@@ -164,10 +164,7 @@ class Rules(Frozen):
 
     def with_rules(self, changes: Mapping[str, str | bool | int]) -> Rules:
         """A copy with several house rules changed (see :meth:`with_rule`)."""
-        rules = self
-        for key, value in changes.items():
-            rules = rules.with_rule(key, value)
-        return rules
+        return _with_rules(self, changes)
 
     def house_rules(self) -> dict[str, str]:
         """What differs from the preset this value is named after, as ``KEY: VALUE`` texts."""
@@ -308,10 +305,7 @@ class NeighborRules(Frozen):
             raise RulesError(f"lives={value!r}: three or four") from exc
 
     def with_rules(self, changes: Mapping[str, str | bool | int]) -> NeighborRules:
-        rules = self
-        for key, value in changes.items():
-            rules = rules.with_rule(key, value)
-        return rules
+        return _with_rules(self, changes)
 
     def house_rules(self) -> dict[str, str]:
         return {} if self.lives == 3 else {"lives": str(self.lives)}
@@ -329,6 +323,17 @@ class NeighborRules(Frozen):
     def describe(self) -> str:
         return f"{self.lives} lives, Ace low, King blocks"
 
+
+
+_R = TypeVar("_R", Rules, NeighborRules)
+
+
+def _with_rules(rules: _R, changes: Mapping[str, str | bool | int]) -> _R:
+    """``rules`` with each of ``changes`` made in turn by its ``with_rule`` (either game's rules)."""
+    changed: Any = rules  # each with_rule returns its own class, which mypy cannot tell of _R
+    for key, value in changes.items():
+        changed = changed.with_rule(key, value)
+    return cast(_R, changed)
 
 @dataclass(frozen=True)
 class CompiledRules(Frozen):
