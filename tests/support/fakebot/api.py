@@ -273,6 +273,7 @@ class BotApi:
 
     async def send_message(self, params: JSON) -> JSON:
         chat = self.world.writable_chat(self._chat_id(params))
+        self.world.may_send(chat, "messages")
         text, entities, source = render_text(params)
         markup = parse_markup(params.get("reply_markup"))
         reply_to = self._reply_target(chat, params)
@@ -349,6 +350,7 @@ class BotApi:
 
     async def send_photo(self, params: JSON) -> JSON:
         chat = self.world.writable_chat(self._chat_id(params))
+        self.world.may_send(chat, "photos")
         data = require(params, "photo")
         photo, size = media.check_photo(media.known_photo(self.world, data) or data)
         text, entities, source = render_caption(params)

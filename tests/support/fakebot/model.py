@@ -177,6 +177,7 @@ class Chat:
     next_message_id: int = 1
     is_forum: bool = False
     topics: dict[int, Topic] = field(default_factory=dict)  # forum topics by message_thread_id
+    bot_muted: frozenset[str] = frozenset()  # what a restricted bot may not send: "messages", "photos"
 
     def is_group(self) -> bool:
         return self.type in ("group", "supergroup")
@@ -237,3 +238,28 @@ def member_dict(user: JSON, status: str) -> JSON:
     elif status == "kicked":
         data["until_date"] = 0
     return data
+
+
+def restricted_dict(user: JSON, muted: frozenset[str]) -> JSON:
+    """A ``restricted`` member: may send what is not in ``muted`` ("messages", "photos")."""
+    sends = {
+        "can_send_messages": "messages" not in muted,
+        "can_send_photos": "photos" not in muted and "messages" not in muted,
+    }
+    others = ("audios", "documents", "videos", "video_notes", "voice_notes", "polls", "other_messages")
+    rights = {f"can_send_{kind}": sends["can_send_messages"] for kind in others}
+    return {
+        "status": "restricted",
+        "user": user,
+        "is_member": True,
+        **sends,
+        **rights,
+        "can_add_web_page_previews": sends["can_send_messages"],
+        "can_change_info": False,
+        "can_invite_users": False,
+        "can_pin_messages": False,
+        "can_manage_topics": False,
+        "can_edit_tag": False,
+        "can_react_to_messages": True,
+        "until_date": 0,
+    }

@@ -8,7 +8,19 @@ from urllib.parse import parse_qs, urlsplit
 from . import senders
 from .api import BotApi
 from .markup import command_entities
-from .model import JSON, MEMBER_STATUSES, Button, Chat, Message, Press, SeenMessage, Topic, User
+from .model import (
+    JSON,
+    MEMBER_STATUSES,
+    Button,
+    Chat,
+    Message,
+    Press,
+    SeenMessage,
+    Topic,
+    User,
+    member_dict,
+    restricted_dict,
+)
 from .updates import UpdateQueue
 from .world import World
 
@@ -168,6 +180,20 @@ class Scenario:
     def remove_member(self, chat_id: int, user_id: int, kicked: bool = False) -> None:
         """The user leaves the group (or, with ``kicked``, is banned from it)."""
         self._group(chat_id).members[self._user(user_id).id] = "kicked" if kicked else "left"
+
+    def restrict_bot(self, chat_id: int, *, messages: bool = False, photos: bool = False) -> None:
+        """An admin restricts the bot: it may still send ``messages`` and ``photos`` if said so
+        (both: the restriction is lifted). ``my_chat_member`` to restricted (or back to member); a
+        send it may not make gets Telegram's 400 "not enough rights to send …". The bot stays in
+        the chat (it reads and edits as before)."""
+        chat = self._group(chat_id)
+        muted = frozenset(kind for kind, allowed in (("messages", messages), ("photos", photos)) if not allowed)
+        bot = self.world.bot.to_dict()
+        old = restricted_dict(bot, chat.bot_muted) if chat.bot_muted else member_dict(bot, chat.bot_status)
+        new = restricted_dict(bot, muted) if muted else member_dict(bot, chat.bot_status)
+        chat.bot_muted = muted
+        change = self.world.bot_member_change(chat, self.world.users[self._creator(chat)], "member", "member")
+        self.queue.emit("my_chat_member", {**change, "old_chat_member": old, "new_chat_member": new})
 
     def remove_bot_from_group(self, chat_id: int, by_user: int) -> None:
         """An admin removes the bot: ``my_chat_member`` to kicked (supergroup) or left (group); then 403s."""

@@ -80,6 +80,7 @@ CONTROL_ACTIONS = frozenset(
         "remove_member",
         "remove_bot_from_group",
         "migrate_group",
+        "restrict_bot",
         "start_outage",
         "end_outage",
         "send_text",

@@ -60,6 +60,13 @@ class World:
                 raise forbidden("bot can't initiate conversation with a user")
         return chat
 
+    @staticmethod
+    def may_send(chat: Chat, what: str) -> None:
+        """A restricted bot may not send ``what`` ("messages", "photos") there: Telegram's 400."""
+        if "messages" in chat.bot_muted or what in chat.bot_muted:
+            kind = "text messages" if what == "messages" else what
+            raise bad_request(f"not enough rights to send {kind} to the chat")
+
     def user(self, user_id: object) -> User:
         found = self.users.get(user_id) if isinstance(user_id, int) else None
         if found is None and user_id == self.bot.id:
