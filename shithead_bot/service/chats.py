@@ -9,10 +9,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine import AnyRules, rules_from_dict
 from persistence import repo
-from persistence.models import Chat
+from persistence.models import Chat, GameStatus
 from shithead_bot.service.autoplay import Autoplay
 from shithead_bot.service.errors import GameNotFoundError
 from shithead_bot.service.lobby import rules_for
+from shithead_bot.service.notices import Announcement, NoticeKind
 from shithead_bot.service.schedule import iana_zone
 from shithead_bot.service.snapshot import ACTIVE, TABLE_STYLES, ChatSnapshot
 from shithead_bot.service.turns import pause
@@ -145,10 +146,19 @@ async def bot_removed(core: Core, chat_id: int) -> Result | None:
         return await core.commit(tx)
 
 
-async def bot_added(core: Core, chat_id: int, kind: str, title: str) -> None:
+async def bot_added(core: Core, chat_id: int, kind: str, title: str) -> Result | None:
+    """The bot is in a group (added, re-added, or allowed to post again). Back after a removal, its
+    paused game's table is posted anew with ▶️ Resume, and the group told it can go on."""
     async with core.transaction() as session:
         chat = await core.chat(session, chat_id, kind, title)
-        chat.bot_present = True
+        was_gone, chat.bot_present = not chat.bot_present, True
+        game = await repo.open_game_in_chat(session=session, chat_id=chat_id) if was_gone else None
+        if game is None or game.status != GameStatus.PAUSED:
+            return None
+        tx = await core.load(session, game.id or 0)
+        tx.announce(Announcement.BOT_BACK)
+        tx.notify(NoticeKind.TABLE, repost=True)
+        return await core.commit(tx)
 
 
 async def migrate_chat(core: Core, old_id: int, new_id: int) -> list[int]:

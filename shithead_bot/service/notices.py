@@ -36,6 +36,7 @@ class Announcement(StrEnum):
     LOBBY_CLOSED = "lobby_closed"  # everybody left the lobby
     LOBBY_EXPIRED = "lobby_expired"  # days
     PAUSE_EXPIRED = "pause_expired"  # days
+    BOT_BACK = "bot_back"  # the bot is back in the group (re-added, or may post again): the game may go on
 
 
 class Reminder(StrEnum):

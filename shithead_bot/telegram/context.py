@@ -15,7 +15,7 @@ from shithead_bot.config import Settings
 from shithead_bot.i18n import pick_language, translations
 from shithead_bot.service import GameService, Outbox, ServiceError, UserInfo
 from shithead_bot.telegram.callback_data import Codec
-from shithead_bot.telegram.deliver import Delivery
+from shithead_bot.telegram.deliver import Delivery, PlayerUnreachableError
 from shithead_bot.timers.sweeper import Sweeper
 
 log = logging.getLogger(__name__)
@@ -61,6 +61,18 @@ class BotContext:
         except ServiceError as exc:  # another worker, or the sweep, moved the game first
             log.info("game %s: the computers' chain was carried on elsewhere (%s)", game_id, type(exc).__name__)
         await self.deliver(game_id)
+
+    async def resend_live(self, player_id: int) -> None:
+        """A player we may write to again (unblocked, or a bare /start): the live message of every
+        game where they may act now, so nothing waits on a link they never pressed."""
+        for found in await self.service.games_of(player_id):
+            game = await self.service.game_view(found.game.id)
+            seat = game.seat(found.seat.number)
+            if game.may_act(seat.number):
+                try:
+                    await self.delivery.send_hand(game, seat)
+                except PlayerUnreachableError:
+                    return
 
     def deep_link(self, action: str, game_id: int) -> str:
         return self.codec.deep_link(self.bot_username, action, game_id)

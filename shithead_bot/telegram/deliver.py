@@ -17,10 +17,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from telegram import Bot, Message
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter
@@ -38,7 +38,8 @@ from shithead_bot.telegram.render import photo as photos
 log = logging.getLogger(__name__)
 
 PRIVATE = (NoticeKind.TURN, NoticeKind.SWAP, NoticeKind.MOVED, NoticeKind.RESULT)  # a seat's own message
-# The group hears a notification for the start and the end of a game; everything else it is told quietly.
+# The group hears a notification for a game's start and end, and when it waits on the group (the bot
+# is back: Resume); everything else it is told quietly.
 LOUD = frozenset(
     {
         Announcement.STARTED,
@@ -46,9 +47,14 @@ LOUD = frozenset(
         Announcement.ABORTED,
         Announcement.LOBBY_EXPIRED,
         Announcement.PAUSE_EXPIRED,
+        Announcement.BOT_BACK,  # the game waits on someone pressing Resume
     }
 )
-ORPHAN_WINDOW = 8  # after a crash, how far back a re-sent message looks for an unrecorded copy
+ORPHAN_WINDOW = 8
+NO_PHOTOS = "not enough rights to send photos"
+PHOTOS_REFUSED_SECONDS = 86400.0  # a chat that refused a picture gets the text table this long
+MUTED = ("not enough rights to send text messages", "chat_write_forbidden", "chat_restricted")
+T = TypeVar("T")  # after a crash, how far back a re-sent message looks for an unrecorded copy
 __all__ = ["Delivery", "PlayerUnreachableError"]
 
 
@@ -99,6 +105,8 @@ class Delivery:
         self.bot_username = bot_username
         self.table_seconds = table_seconds
         self._table_edited: dict[int, float] = {}  # game id -> monotonic time of its last table edit
+        self._no_photos: dict[int, float] = {}  # chat id -> until when (monotonic) it refuses pictures
+        self._called: dict[tuple[int, int], int] = {}  # (game, seat) -> the turn its player was called for
 
     async def __call__(self, notices: list[Notice]) -> dict[int, datetime] | None:
         """Send one game's notices; returns the table notices put off to respect the group's rate.
@@ -129,7 +137,8 @@ class Delivery:
         if wait > 0:
             until = utcnow() + timedelta(seconds=wait)
             return {n.id: until for n in tables if n.id is not None}
-        await steps.run(tables, self._table(b))
+        anew = any(n.data.get("repost") for n in tables)
+        await steps.run(tables, self._table_anew(b) if anew else self._table(b))
         if b.game.is_over and b.game.game.table_message_id and self._in_group(b):
             await self.api.pin(b.game.chat.id, b.game.game.table_message_id, pinned=False)  # the game is done
         return None
@@ -342,19 +351,28 @@ class Delivery:
         rendered = lobby.lobby(self.page_for(b.game))
         game = b.game.game
         if game.lobby_message_id:
-            edited = await self.api.edit(b.game.chat.id, game.lobby_message_id, rendered)
+            edited = await self._in_chat(b, lambda chat: self.api.edit(chat, game.lobby_message_id or 0, rendered))
             if edited is not None or game.status != GameStatus.LOBBY:
                 return
         message = await self._send_group(b, rendered)
         if message is not None:
             await self.service.record_game_messages(game.id, lobby_message_id=message.message_id)
 
+    async def _table_anew(self, b: Batch) -> None:
+        """The table as a new message at the bottom of the chat (the bot is back after a removal):
+        the old one, far up, is deleted."""
+        old = b.game.game.table_message_id
+        b.game = b.game.with_game(table_message_id=None)
+        await self._table(b)
+        if old and b.game.game.table_message_id != old:
+            await self._in_chat(b, lambda chat: self.api.delete(chat, old))
+
     async def _table(self, b: Batch) -> None:
         """The group's table, edited in place: a photo with a caption where the chat wants a picture
         (a picture that cannot be drawn or uploaded gives the text table for that edit), else text."""
         self._table_edited[b.game.game.id] = time.monotonic()
         page = self.page_for(b.game)
-        if b.game.chat.table_is_picture:
+        if b.game.chat.table_is_picture and not self._photos_refused(b.game.chat.id):
             photo = await self._draw(page)
             if photo is not None and await self._table_photo(b, photo):
                 return
@@ -373,11 +391,14 @@ class Delivery:
         png = photo.picture.png
         try:
             editable = game.table_message_id is not None and game.table_is_picture
-            if editable and await self.api.edit_photo(b.game.chat.id, game.table_message_id or 0, png, photo.caption):
+            edit = lambda chat: self.api.edit_photo(chat, game.table_message_id or 0, png, photo.caption)  # noqa: E731
+            if editable and await self._in_chat(b, edit):
                 return True
             message = await self._send_group(b, photo.caption, png=png, silent=True)
         except BadRequest as exc:
             log.warning("game %s: the table picture was refused (%s); the text table instead", game.id, exc)
+            if NO_PHOTOS in str(exc).lower():  # not this once: until the bot's rights change, or a day
+                self._no_photos[b.game.chat.id] = time.monotonic() + PHOTOS_REFUSED_SECONDS
             return False
         if message is not None:
             await self._table_posted(b, message.message_id, picture=True)
@@ -385,11 +406,12 @@ class Delivery:
 
     async def _table_text(self, b: Batch, rendered: Rendered) -> None:
         game, chat = b.game.game, b.game.chat
+        message_id = game.table_message_id or 0
         if game.table_message_id and game.table_is_picture and chat.table_is_picture:
-            # the picture failed this once: the photo keeps its picture and shows the text as caption
-            edited = await self.api.edit_caption(chat.id, game.table_message_id, rendered)
+            # the picture failed: the photo keeps its picture and shows the text as caption
+            edited = await self._in_chat(b, lambda chat_id: self.api.edit_caption(chat_id, message_id, rendered))
         elif game.table_message_id and not game.table_is_picture:
-            edited = await self.api.edit(chat.id, game.table_message_id, rendered)
+            edited = await self._in_chat(b, lambda chat_id: self.api.edit(chat_id, message_id, rendered))
         else:
             edited = None
         if edited:
@@ -404,8 +426,9 @@ class Delivery:
         game = b.game.game
         await self.service.record_game_messages(game.id, table_message_id=message_id, table_is_picture=picture)
         b.game = b.game.with_game(table_message_id=message_id, table_is_picture=picture)
-        if game.table_message_id and game.table_message_id != message_id:
-            await self.api.delete(b.game.chat.id, game.table_message_id)
+        old = game.table_message_id
+        if old and old != message_id:
+            await self._in_chat(b, lambda chat: self.api.delete(chat, old))
         if self._in_group(b) and b.game.is_active:
             await self.api.pin(b.game.chat.id, message_id)
 
@@ -415,7 +438,36 @@ class Delivery:
             await self._send_group(b, rendered, silent=notice.announcement not in LOUD)
 
     async def _contact(self, b: Batch, number: int) -> None:
+        """The group is asked to get a player the bot cannot write to, by a mention that notifies
+        them — once a turn (a keyboard version), however many notices fail for them."""
+        key, version = (b.game.game.id, number), b.seat(number).keyboard_version
+        if not b.game.may_act(number) or self._called.get(key) == version:
+            return
+        self._called[key] = version
         await self._send_group(b, private.contact(self.page_for(b.game), b.seat(number)))
+
+    async def _in_chat(self, b: Batch, call: Callable[[int], Awaitable[T]]) -> T:
+        """A call into the game's chat; a group that became a supergroup (the service message was
+        missed) is followed there, and the call made again (a message of the old group is not in
+        the new one: an edit then finds nothing, and the message is posted anew)."""
+        try:
+            return await call(b.game.chat.id)
+        except ChatMigrated as exc:
+            await self._migrated(b, exc.new_chat_id)
+            return await call(exc.new_chat_id)
+
+    async def _migrated(self, b: Batch, new_id: int) -> None:
+        log.info("game %s: its group became supergroup %s", b.game.game.id, new_id)
+        await self.service.migrate_chat(b.game.chat.id, new_id)
+        b.game = b.game.with_chat(id=new_id)
+
+    def _photos_refused(self, chat_id: int) -> bool:
+        until = self._no_photos.get(chat_id)
+        return until is not None and time.monotonic() < until
+
+    def rights_changed(self, chat_id: int) -> None:
+        """The bot's rights in a chat changed: pictures are tried again there."""
+        self._no_photos.pop(chat_id, None)
 
     async def _send_group(
         self, b: Batch, rendered: Rendered, *, png: bytes | None = None, silent: bool = False
@@ -432,12 +484,17 @@ class Delivery:
             await self.api.send(b.game.chat.id, announce.topic_gone(self.page_for(b.game)), silent=True)
             return await self._post(b.game.chat.id, rendered, None, png, silent)
         except ChatMigrated as exc:
-            await self.service.migrate_chat(b.game.chat.id, exc.new_chat_id)
-            b.game = b.game.with_chat(id=exc.new_chat_id)
+            await self._migrated(b, exc.new_chat_id)
             return await self._post(exc.new_chat_id, rendered, b.game.game.message_thread_id, png, silent)
         except Forbidden as exc:
             log.warning("chat %s: bot cannot post (%s); pausing its game", b.game.chat.id, exc)
             await self.service.bot_removed(b.game.chat.id)
+            return None
+        except BadRequest as exc:
+            if png is not None or not any(reason in str(exc).lower() for reason in MUTED):
+                raise
+            log.warning("chat %s: the bot may not send there (%s); pausing its game", b.game.chat.id, exc)
+            await self.service.bot_removed(b.game.chat.id)  # muted is as good as removed
             return None
 
     async def _post(

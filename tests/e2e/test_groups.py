@@ -8,7 +8,18 @@ import sqlite3
 import pytest
 
 from tests.e2e.conftest import FLOW_LIMITS, start_all
-from tests.e2e.harness import GROUP, BotProcess, Player, current, find, has_button, open_lobby, running_bot
+from tests.e2e.harness import (
+    GROUP,
+    BotProcess,
+    Player,
+    current,
+    find,
+    has_button,
+    open_lobby,
+    running_bot,
+    start_game,
+    table_message,
+)
 from tests.support.fakebot import FakeTelegram
 
 pytestmark = pytest.mark.slow
@@ -124,3 +135,69 @@ async def test_privacy_mode_commands_name_the_bot(fake: FakeTelegram, database_u
         assert " /hand " not in helped
     assert "privacy mode" in bot.log_text
     assert "maximum number of running instances" not in bot.log_text, bot.log_text
+
+
+async def test_the_bot_removed_then_added_again_posts_the_table_with_resume(
+    fake: FakeTelegram, bot: BotProcess, players: list[Player]
+) -> None:
+    """Back after a removal, the paused game does not wait in silence for 30 days."""
+    alice, bob = players[:2]
+    await start_all(fake, [alice, bob])
+    await start_game(fake, [alice, bob])
+    fake.remove_bot_from_group(GROUP, by_user=alice.user_id)
+    await fake.wait_for(lambda: any("removed or muted" in line for line in bot.logs), timeout=15)
+    fake.add_member(GROUP, fake.world.bot.id)
+    back = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "I am back"), timeout=15)
+    assert "Resume" in back.text
+    # posted anew, below that line: not the old one far up (which goes)
+    table = await fake.wait_for(lambda: (t := table_message(fake, GROUP, alice.user_id)).message_id > back.message_id and t)  # noqa: E501
+    assert len([m for m in fake.messages(GROUP, alice.user_id) if "· #" in m.text]) == 1
+    assert any(b.text == "▶️ Resume" for b in table.buttons)
+    await alice.press(table, "▶️ Resume")
+    await fake.wait_for(lambda: any(p.live_message() for p in (alice, bob)), timeout=15)
+
+
+async def test_a_muted_bot_pauses_its_game_and_goes_on_once_it_may_speak(
+    fake: FakeTelegram, bot: BotProcess, players: list[Player]
+) -> None:
+    alice, bob = players[:2]
+    await start_all(fake, [alice, bob])
+    await start_game(fake, [alice, bob])
+    fake.restrict_bot(GROUP)  # may send nothing
+    await fake.wait_for(lambda: any("removed or muted" in line for line in bot.logs), timeout=15)
+    fake.restrict_bot(GROUP, messages=True, photos=True)  # the restriction lifted
+    try:
+        back = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "I am back"), timeout=15)
+    except AssertionError:
+        print(bot.log_text)
+        raise
+    assert "#" in back.text
+    assert " ERROR " not in bot.log_text
+
+
+async def test_a_bot_muted_without_being_told_treats_the_refusal_as_a_removal(
+    fake: FakeTelegram, bot: BotProcess, players: list[Player]
+) -> None:
+    """Telegram's 400 "not enough rights to send text messages" is not a message to drop and log."""
+    alice, bob = players[:2]
+    await start_all(fake, [alice, bob])
+    await start_game(fake, [alice, bob])
+    fake.world.chats[GROUP].bot_muted = frozenset({"messages"})  # no my_chat_member update
+    await alice.command("/forfeit", chat_id=alice.user_id)
+    confirm = await fake.wait_for(lambda: find(fake, alice.user_id, alice.user_id, "Leave game"), timeout=15)
+    await alice.press(confirm, "🏳 Yes, leave")  # "Alice left the game" cannot be posted
+    await fake.wait_for(lambda: any("may not send there" in line for line in bot.logs), timeout=15)
+    assert " ERROR " not in bot.log_text
+
+
+async def test_a_player_who_unblocks_the_bot_gets_the_message_their_game_waits_on(
+    fake: FakeTelegram, bot: BotProcess, players: list[Player]
+) -> None:
+    alice, bob = players[:2]
+    await start_all(fake, [alice, bob])
+    await start_game(fake, [alice, bob])
+    swap = await fake.wait_for(bob.live_message, timeout=15)
+    fake.block_bot(bob.user_id)
+    fake.unblock_bot(bob.user_id)  # no link pressed, no /start: just unblocked
+    again = await fake.wait_for(lambda: (m := bob.live_message()) is not None and m.message_id > swap.message_id and m)
+    assert again.message_id > swap.message_id  # his cards again, at the bottom of the chat

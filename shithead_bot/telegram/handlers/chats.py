@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from telegram import Update
+from telegram import ChatMember, ChatMemberRestricted, Update
 from telegram.constants import ChatMemberStatus
 from telegram.ext import ContextTypes
 
@@ -17,23 +17,35 @@ GONE = (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
 
 
 async def my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """The bot's own membership changed: a private chat blocked/unblocked, a group joined/left."""
+    """The bot's own membership changed: a private chat blocked/unblocked, a group joined, left,
+    or muted (restricted from sending: as good as removed) and back."""
     change = update.my_chat_member
     if change is None:
         return
     ctx = bot_context(context)
     chat, status = change.chat, change.new_chat_member.status
     if is_private(chat):
-        await ctx.service.set_can_message(chat.id, status not in GONE)
+        unblocked = status not in GONE
+        await ctx.service.set_can_message(chat.id, unblocked)
+        if unblocked:  # the live message of every game where they may act
+            await ctx.resend_live(chat.id)
         return
-    if status in GONE:
+    ctx.delivery.rights_changed(chat.id)
+    if status in GONE or muted(change.new_chat_member):
         result = await ctx.service.bot_removed(chat.id)
-        log.info("removed from chat %s; game %s paused", chat.id, result.game_id if result else None)
+        log.info("removed or muted in chat %s; game %s paused", chat.id, result.game_id if result else None)
         return
-    await ctx.service.bot_added(chat.id, chat.type, chat.title or "")
+    back = await ctx.service.bot_added(chat.id, chat.type, chat.title or "")
     if change.old_chat_member.status in GONE:  # just added: say in one line how to call the bot
         t = translations(pick_language(change.from_user.language_code if change.from_user else None))
         await context.bot.send_message(chat.id, greeting(t, context.bot.username))
+    if back is not None:  # back after a removal: the paused game's table, with ▶️ Resume
+        await ctx.deliver(back.game_id)
+
+
+def muted(member: ChatMember) -> bool:
+    """Restricted from sending messages (the bot is still in the group, but cannot say a word)."""
+    return isinstance(member, ChatMemberRestricted) and not member.can_send_messages
 
 
 async def migrated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

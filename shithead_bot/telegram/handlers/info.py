@@ -38,6 +38,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     payload = context.args[0] if context.args else ""
     if not payload:
         await help_command(update, context)
+        await ctx.resend_live(user.id)  # back after blocking the bot: what waits for them
         return
     try:
         action, game_id = ctx.codec.read_deep_link(payload)

@@ -102,6 +102,10 @@ def _resumed(page: Page, name: str, data: dict[str, Any]) -> str:
     return page._("▶️ Game #{id} goes on.").format(id=page.game_id)
 
 
+def _bot_back(page: Page, name: str, data: dict[str, Any]) -> str:
+    return page._("👋 I am back. Game #{id} is paused: ▶️ Resume on the table, and it goes on.").format(id=page.game_id)
+
+
 def _lobby_closed(page: Page, name: str, data: dict[str, Any]) -> str:
     return page._("The lobby was closed: everybody left.")
 
@@ -133,6 +137,7 @@ _TEXTS: dict[Announcement, Callable[[Page, str, dict[str, Any]], str]] = {
     Announcement.ABORTED: _aborted,
     Announcement.PAUSED: _paused,
     Announcement.RESUMED: _resumed,
+    Announcement.BOT_BACK: _bot_back,
     Announcement.LOBBY_CLOSED: _lobby_closed,
     Announcement.LOBBY_EXPIRED: _lobby_expired,
     Announcement.PAUSE_EXPIRED: _pause_expired,

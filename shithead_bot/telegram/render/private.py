@@ -201,8 +201,9 @@ def at_deadline(page: Page, seat: SeatSnapshot) -> str:
 def contact(page: Page, seat: SeatSnapshot) -> Rendered:
     """In the group: a player the bot cannot message is asked to open the private chat."""
     _ = page._
+    mention = f'<a href="tg://user?id={seat.player_id}">{esc(seat.name)}</a>'  # it notifies them
     text = _("📬 {name}, I cannot message you. Tap below to open our private chat — your game waits.").format(
-        name=esc(seat.name)
+        name=mention
     )
     link = keyboards.open_private_chat(_("Open the bot"), page.deep_link("hand"))
     return Rendered(text, list(map(list, link.inline_keyboard)))
