@@ -23,6 +23,8 @@ COMMANDS = [
     ("resume", N_("go on with a paused game")),
     ("settings", N_("this chat's game, rules and turn time")),
     ("quiet", N_("your quiet hours, e.g. /quiet 23:00-08:00 Europe/Paris")),
+    ("away", N_("away for a while: a computer plays for you, e.g. /away 3d")),
+    ("back", N_("back from /away: your turns are yours again")),
     ("verify", N_("check a finished game: its deal and every move")),
     ("help", N_("what I can do")),
 ]
