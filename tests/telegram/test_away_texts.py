@@ -19,7 +19,12 @@ def test_away_durations(text: str, seconds: int) -> None:
 
 @pytest.mark.parametrize(
     ("text", "says"),
-    [("0", "10 minutes at least"), ("400d", "60 days at most"), ("tomorrow", "like 12h, 3d or 2w"), ("5m", "10 minutes")],
+    [
+        ("0", "10 minutes at least"),
+        ("400d", "60 days at most"),
+        ("tomorrow", "like 12h, 3d or 2w"),
+        ("5m", "10 minutes"),
+    ],
 )
 def test_bad_away_durations_are_answered_clearly(text: str, says: str) -> None:
     with pytest.raises(SettingError) as refused:
