@@ -63,6 +63,24 @@ class Chat(SQLModel, table=True):
     timezone: str | None = Field(
         default=None, max_length=64, description="IANA time zone of the deadline on the table picture; None: UTC"
     )
+    standin_level: str = Field(
+        default="normal",
+        max_length=16,
+        sa_column_kwargs={"server_default": text("'normal'")},
+        description="the computer level that stands in for an away player (and at a deadline, if chosen)",
+    )
+    on_timeout: str = Field(
+        default="minimal",
+        max_length=16,
+        sa_column_kwargs={"server_default": text("'minimal'")},
+        description="at a deadline: minimal (pick up, lead the lowest) or standin (the stand-in's move)",
+    )
+    after_timeouts: str = Field(
+        default="remove",
+        max_length=16,
+        sa_column_kwargs={"server_default": text("'remove'")},
+        description="after max_timeouts in a row: remove the player, or computer (a stand-in keeps the seat)",
+    )
     bot_present: bool = Field(default=True)
     migrated_to: int | None = Field(default=None, sa_type=BigInteger)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
@@ -85,6 +103,9 @@ class Player(SQLModel, table=True):
         max_length=8,
         sa_column_kwargs={"server_default": "public"},
         description="forced moves the bot makes at once: off, public (everybody can see it was forced), all",
+    )
+    away_until: datetime | None = Field(
+        default=None, sa_type=UTCDateTime, description="a stand-in plays this player's turns until then"
     )
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
@@ -165,6 +186,11 @@ class Seat(SQLModel, table=True):
     is_loser: bool = Field(default=False)
     forfeited: bool = Field(default=False)
     timeouts_in_row: int = Field(default=0)
+    standin: bool = Field(
+        default=False,
+        sa_column_kwargs={"server_default": text("false")},
+        description="a computer took this player's seat for the rest of the game (after timeouts)",
+    )
     keyboard_version: int = Field(default=0, description="game version of this seat's live buttons")
     private_message_id: int | None = Field(default=None, sa_type=BigInteger)
     message_version: int = Field(default=0, description="keyboard version shown in the private message")
@@ -181,7 +207,7 @@ class Move(SQLModel, table=True):
     seq: int
     seat: int
     move: str = Field(max_length=16)
-    actor: str = Field(default="human", max_length=16, description="human, computer, timeout")
+    actor: str = Field(default="human", max_length=16, description="human, computer, timeout, autoplay, standin")
     events: list[dict[str, Any]] = Field(default_factory=list, sa_type=JSONDoc)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
 

@@ -50,6 +50,11 @@ async def get_player(*, session: AsyncSession, player_id: int) -> Player | None:
     return await session.get(Player, player_id)
 
 
+async def set_away(*, session: AsyncSession, player_id: int, until: datetime | None) -> None:
+    """Until when a stand-in plays for the player (None: they are back)."""
+    await session.execute(update(Player).where(col(Player.id) == player_id).values(away_until=until))
+
+
 async def ensure_player(
     *,
     session: AsyncSession,
@@ -169,10 +174,11 @@ class SeatPlayer:
     timezone: str | None
     language: str | None
     autoplay: str | None
+    away_until: datetime | None = None
 
 
 async def seats_with_players(*, session: AsyncSession, game_id: int) -> list[SeatPlayer]:
-    """Seats in order, each with its player's quiet hours, language and autoplay (computers: none)."""
+    """Seats in order, each with its player's quiet hours, language, autoplay and away time (computers: none)."""
     query = (
         select(
             Seat,
@@ -181,6 +187,7 @@ async def seats_with_players(*, session: AsyncSession, game_id: int) -> list[Sea
             col(Player.timezone),
             col(Player.language),
             col(Player.autoplay),
+            col(Player.away_until),
         )
         .outerjoin(Player, col(Player.id) == col(Seat.player_id))
         .where(col(Seat.game_id) == game_id)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -35,6 +35,8 @@ class StatsRow:
     firsts: int
     losers: int
     average_place: float
+    stood_in_moves: int = 0  # moves a stand-in made for the player (away, or after timeouts)
+    stood_in_games: int = 0  # …in this many of the games
 
     @property
     def win_rate(self) -> float:
@@ -75,7 +77,15 @@ async def chat_leaderboard(*, session: AsyncSession, chat_id: int, min_games: in
 async def player_stats(*, session: AsyncSession, player_id: int) -> StatsRow | None:
     """One player's record across every chat."""
     rows = _rows(await session.execute(_stats_query(col(Seat.player_id) == player_id)))
-    return rows[0] if rows else None
+    if not rows:
+        return None
+    stood_in = select(func.count(), func.count(func.distinct(col(Move.game_id)))).select_from(Move)
+    stood_in = stood_in.join(Seat, (col(Seat.game_id) == col(Move.game_id)) & (col(Seat.number) == col(Move.seat)))
+    stood_in = stood_in.join(Game, col(Game.id) == col(Move.game_id)).where(
+        col(Seat.player_id) == player_id, col(Move.actor) == "standin", col(Game.status) == GameStatus.FINISHED
+    )
+    moves, games = (await session.execute(stood_in)).one()
+    return replace(rows[0], stood_in_moves=int(moves or 0), stood_in_games=int(games or 0))
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from datetime import timedelta
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine import AnyRules, rules_from_dict
+from engine.ai import LEVELS
 from persistence import repo
 from persistence.models import Chat, GameStatus
 from shithead_bot.service.autoplay import Autoplay
@@ -16,7 +17,13 @@ from shithead_bot.service.lobby import rules_for
 from shithead_bot.service.notices import Announcement, NoticeKind
 from shithead_bot.service.schedule import iana_zone
 from shithead_bot.service.snapshot import ACTIVE, TABLE_STYLES, ChatSnapshot
-from shithead_bot.service.turns import pause
+from shithead_bot.service.turns import (
+    AFTER_TIMEOUTS_COMPUTER,
+    AFTER_TIMEOUTS_REMOVE,
+    ON_TIMEOUT_MINIMAL,
+    ON_TIMEOUT_STANDIN,
+    pause,
+)
 from shithead_bot.service.unit import Core, Result, UserInfo
 
 CHAT_SETTINGS = frozenset(
@@ -31,8 +38,17 @@ CHAT_SETTINGS = frozenset(
         "deadlines_skip_quiet",
         "language",
         "timezone",
+        "standin_level",
+        "on_timeout",
+        "after_timeouts",
     }
 )
+CHAT_CHOICES: dict[str, tuple[str, ...]] = {
+    "table_style": TABLE_STYLES,
+    "standin_level": tuple(LEVELS),
+    "on_timeout": (ON_TIMEOUT_STANDIN, ON_TIMEOUT_MINIMAL),
+    "after_timeouts": (AFTER_TIMEOUTS_REMOVE, AFTER_TIMEOUTS_COMPUTER),
+}
 
 
 async def take_update(core: Core, update_id: int) -> bool:
@@ -95,8 +111,8 @@ async def update_chat(core: Core, chat_id: int, **settings: object) -> ChatSnaps
         for key, value in settings.items():
             if key not in CHAT_SETTINGS:
                 raise ValueError(f"no chat setting {key!r}")
-            if key == "table_style" and value not in TABLE_STYLES:
-                raise ValueError(f"the table is {' or '.join(TABLE_STYLES)}, not {value!r}")
+            if key in CHAT_CHOICES and value not in CHAT_CHOICES[key]:
+                raise ValueError(f"{key} is {' or '.join(CHAT_CHOICES[key])}, not {value!r}")
             if key == "timezone" and value is not None:
                 value = iana_zone(str(value))  # SettingError (a ValueError) when it is not one
             setattr(chat, key, value)

@@ -40,8 +40,9 @@ def schedule_next(tx: GameTx) -> None:
 
 
 def humans_to_act(tx: GameTx) -> list[int]:
+    """The people who must act themselves now (a stood-in seat's player is not reminded)."""
     numbers = tx.state.seats_to_act() if tx.state else []
-    return [n for n in numbers if tx.seat(n).player_id is not None]
+    return [n for n in numbers if tx.seat(n).player_id is not None and not tx.stood_in(n)]
 
 
 def remind(tx: GameTx, what: Reminder = Reminder.REMINDER, **extra: object) -> None:

@@ -5,7 +5,18 @@ them, in one visible place, and retries each once on a transient database fault.
 
 from __future__ import annotations
 
-from shithead_bot.service import archive, chats, clock, lifecycle, lobby, messages, queries, standings, verification
+from shithead_bot.service import (
+    archive,
+    away,
+    chats,
+    clock,
+    lifecycle,
+    lobby,
+    messages,
+    queries,
+    standings,
+    verification,
+)
 from shithead_bot.service import play as playing
 from shithead_bot.service.unit import Core, retrying
 
@@ -38,6 +49,11 @@ class GameService(Core):
     set_turn_time = clock.set_turn_time
     set_quiet_hours = clock.set_quiet_hours
     quiet_hours = clock.quiet_hours
+
+    # away: a stand-in plays for an absent player
+    go_away = away.go_away
+    come_back = away.come_back
+    away_until = away.away_until
 
     # the rest of a game's life
     pause = lifecycle.pause_game

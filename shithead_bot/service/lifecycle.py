@@ -7,7 +7,7 @@ from shithead_bot.service.deadlines import restart_clock
 from shithead_bot.service.errors import NotAllowedError
 from shithead_bot.service.notices import Announcement, NoticeKind
 from shithead_bot.service.snapshot import ACTIVE
-from shithead_bot.service.turns import close, issue_keyboards, pause, players_still_in
+from shithead_bot.service.turns import close, pause, players_still_in, settle
 from shithead_bot.service.unit import Core, Result
 
 
@@ -53,9 +53,8 @@ async def resume(core: Core, game_id: int, user_id: int, *, is_admin: bool = Fal
         tx.game.status = tx.game.paused_from or GameStatus.PLAYING
         tx.game.paused_at = tx.game.paused_from = None
         restart_clock(tx)
-        issue_keyboards(tx, fresh=True)
         tx.announce(Announcement.RESUMED)
-        tx.notify(NoticeKind.TABLE)
+        settle(tx, core.settings, fresh_keyboards=True)  # a seat stood in meanwhile plays now
         return await core.commit(tx)
 
 

@@ -29,6 +29,8 @@ class Announcement(StrEnum):
     ELIMINATED = "eliminated"  # seat, place (Neighbor: out of lives)
     FORFEITED = "forfeited"  # seat, place
     REMOVED = "removed"  # seat, timeouts: removed after too many timeouts in a row
+    TAKEN_OVER = "taken_over"  # seat, timeouts, level: a computer plays the seat for the rest of the game
+    AWAY = "away"  # seat, until (ISO time): a stand-in plays for the seat's player until then
     OVER = "over"  # places, winners, loser
     ABORTED = "aborted"  # by
     PAUSED = "paused"

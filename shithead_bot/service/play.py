@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine import Forfeit, Move
+from persistence import repo
 from persistence.models import GameStatus
 from shithead_bot.service.errors import StaleVersionError, WrongStateError
 from shithead_bot.service.snapshot import ACTIVE
@@ -33,6 +34,8 @@ async def play(
             raise StaleVersionError(f"button version {version}, seat is at {seat.keyboard_version}")
         if message_id is not None and message_id > (seat.private_message_id or 0):
             seat.private_message_id, seat.message_version = message_id, seat.keyboard_version
+        if tx.away.pop(seat.number, None) is not None:  # a press on their game message: they are back
+            await repo.set_away(session=session, player_id=user_id, until=None)
         apply(tx, seat.number, move, "human")
         seat.timeouts_in_row = 0
         tx.hand_back = True  # the press is answered before a computer thinks: see play_on

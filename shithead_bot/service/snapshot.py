@@ -37,9 +37,18 @@ class SeatSnapshot:
     message_version: int = 0  # the keyboard version its private message shows (0: none)
     reminder_message_id: int | None = None
     language: str | None = None  # its player's Telegram language
+    away_until: datetime | None = None  # its player is away until then: a stand-in plays for them
+    stood_in: bool = False  # a computer plays this human's seat now (away, or for good after timeouts)
+
+    @property
+    def shown_name(self) -> str:
+        """The name at the table: a stood-in seat has the computers' 🤖 beside it."""
+        return f"🤖 {self.name}" if self.stood_in else self.name
 
     @classmethod
-    def of(cls, seat: Seat, language: str | None = None) -> SeatSnapshot:
+    def of(
+        cls, seat: Seat, language: str | None = None, away_until: datetime | None = None, stood_in: bool = False
+    ) -> SeatSnapshot:
         return cls(
             seat.number,
             seat.name,
@@ -54,6 +63,8 @@ class SeatSnapshot:
             seat.message_version,
             seat.reminder_message_id,
             language,
+            away_until,
+            stood_in,
         )
 
 
@@ -76,6 +87,9 @@ class ChatSnapshot:
     language: str | None = None
     table_style: str = "picture"
     timezone: str | None = None  # IANA name: the table picture's clock times; None: UTC
+    standin_level: str = "normal"  # the level of the computer that stands in for a player
+    on_timeout: str = "minimal"  # at a deadline: minimal, or standin (the stand-in's move)
+    after_timeouts: str = "remove"  # after max_timeouts in a row: remove, or computer (takes the seat)
 
     @property
     def zone(self) -> str:
@@ -103,6 +117,9 @@ class ChatSnapshot:
             chat.language,
             chat.table_style,
             chat.timezone,
+            chat.standin_level,
+            chat.on_timeout,
+            chat.after_timeouts,
         )
 
 
@@ -172,7 +189,7 @@ class MoveLine:
     seq: int
     seat: int
     move: str
-    actor: str  # human, computer, timeout
+    actor: str  # human, computer, timeout, autoplay, standin
     events: tuple[ev.Event, ...]
 
     @classmethod
@@ -217,7 +234,8 @@ class GameSnapshot:
 
     @property
     def names(self) -> list[str]:
-        return [s.name for s in self.seats]
+        """Each seat's name as the table shows it (🤖 beside a stood-in seat's)."""
+        return [s.shown_name for s in self.seats]
 
     def view(self, seat: int | None) -> ShitheadView | NeighborView:
         """What ``seat`` may know (None: a spectator, i.e. the group)."""

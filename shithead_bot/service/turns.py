@@ -23,6 +23,10 @@ from shithead_bot.service.unit import GameTx
 
 log = logging.getLogger(__name__)
 
+ON_TIMEOUT_MINIMAL, ON_TIMEOUT_STANDIN = "minimal", "standin"  # a chat's on_timeout
+AFTER_TIMEOUTS_REMOVE, AFTER_TIMEOUTS_COMPUTER = "remove", "computer"  # a chat's after_timeouts
+STAND_IN_CAP = 12  # moves of one seat's timed-out turn, at most (the swap phase: up to six swaps)
+
 
 def apply(tx: GameTx, seat: int, move: Move | str, actor: str) -> list[ev.Event]:
     """One move through the engine (validated: a refusal changes nothing) and into the log."""
@@ -48,7 +52,7 @@ def apply(tx: GameTx, seat: int, move: Move | str, actor: str) -> list[ev.Event]
     tx.events.extend((seq, e) for e in events)
     if actor != "computer":
         tx.moved.append((seat, seq))
-    if actor == "autoplay":
+    if actor in ("autoplay", "standin"):  # the player's message tells it silently
         tx.autoplayed.add(seq)
     if isinstance(move, Forfeit) or text == "f":
         tx.seat(seat).forfeited = True
@@ -56,8 +60,10 @@ def apply(tx: GameTx, seat: int, move: Move | str, actor: str) -> list[ev.Event]
 
 
 def play_computers(tx: GameTx, settings: Settings) -> None:
-    """Computer seats act, and humans' forced moves are made for them (as each player lets the
-    bot), until a human has a choice to make or the game ends (capped against bugs).
+    """Computer seats act, stood-in seats too (their player is away, or timed out too often: the
+    chat's stand-in level plays them, from their seat's view only), and humans' forced moves are
+    made for them (as each player lets the bot), until a human has a choice to make or the game
+    ends (capped against bugs).
 
     A decision not known yet that would take long raises :class:`ThinkFirst` (the use case runs
     again once it is thought out, off the event loop; see :mod:`thinking`) — or, where the use case
@@ -65,7 +71,7 @@ def play_computers(tx: GameTx, settings: Settings) -> None:
     play on in a use case of their own (:func:`~shithead_bot.service.play.play_on`)."""
     state = tx.state
     assert state is not None
-    levels = {s.number: s.computer_level for s in tx.seats if s.computer_level}
+    levels = tx.chain_levels()
     spent = 0.0
     for _ in range(settings.computer_move_cap):
         found = next_computer(state, levels)
@@ -87,7 +93,7 @@ def play_computers(tx: GameTx, settings: Settings) -> None:
             return
         if move is None:
             raise ThinkFirst(Chain(state.copy(), levels, tx.game.seed, tx.game.move_count, dict(tx.autoplay)))
-        apply(tx, seat, move, "computer")
+        apply(tx, seat, move, "standin" if tx.stood_in(seat) else "computer")
     log.warning("game %s: computer move cap reached; the sweep will carry on", tx.game.id)
 
 
@@ -129,7 +135,7 @@ def chain_waiting(tx: GameTx) -> bool:
     state = tx.state
     if state is None or tx.status not in (GameStatus.SWAPPING, GameStatus.PLAYING):
         return False
-    levels = {s.number: s.computer_level for s in tx.seats if s.computer_level}
+    levels = tx.chain_levels()
     return next_computer(state, levels) is not None or next_forced(state, levels, tx.autoplay) is not None
 
 
@@ -149,7 +155,7 @@ def issue_keyboards(tx: GameTx, *, fresh: bool) -> None:
     movers = {seat for seat, _ in tx.moved}
     for number in state.seats_to_act():
         seat = tx.seat(number)
-        if seat.computer_level:
+        if seat.computer_level or tx.stood_in(number):  # a stand-in that must think first: no buttons
             continue
         if state.phase is Phase.SWAP:
             if fresh or number in movers:
@@ -207,26 +213,48 @@ def pause(tx: GameTx, settings: Settings) -> None:
 
 
 def time_out(tx: GameTx, number: int) -> None:
-    """Act for a seat whose time ran out; after too many timeouts in a row it is removed."""
+    """Act for a seat whose time ran out (the chat's ``on_timeout``: the minimal move, or the
+    stand-in's); after too many timeouts in a row (``after_timeouts``) the player is removed, or a
+    computer takes the seat for the rest of the game. Either way the timeout counts."""
     state = tx.state
     assert state is not None
     seat = tx.seat(number)
     seat.timeouts_in_row += 1
     limit = tx.chat.max_timeouts
+    if limit and seat.timeouts_in_row >= limit and tx.chat.after_timeouts == AFTER_TIMEOUTS_COMPUTER:
+        seat.standin = True  # the chain plays the seat from now on (settle follows)
+        tx.announce(Announcement.TAKEN_OVER, number, timeouts=seat.timeouts_in_row, level=tx.chat.standin_level)
+        return
     if limit and seat.timeouts_in_row >= limit and state.phase is not Phase.SWAP:
         tx.removed.add(number)
         apply(tx, number, Forfeit(), "timeout")
         tx.announce(Announcement.REMOVED, number, timeouts=seat.timeouts_in_row)
         return
     # The move log marks these moves "timeout": the table tells who timed out and what was done.
+    if tx.chat.on_timeout == ON_TIMEOUT_STANDIN:
+        stand_in_for(tx, number)
+        return
     for move in timeout_moves(state, number, tx.game.seed + tx.game.move_count):
         apply(tx, number, move, "timeout")
 
 
+def stand_in_for(tx: GameTx, number: int) -> None:
+    """The stand-in's move(s) for a seat whose time ran out, at the chat's level and from the
+    seat's view only: until the seat is no longer to act (the swap phase: its swaps, then ready;
+    a burn: the lead after it)."""
+    state = tx.state
+    assert state is not None
+    for _ in range(STAND_IN_CAP):
+        if state.is_over or number not in state.seats_to_act():
+            return
+        seed = computer_seed(tx.game.seed, tx.game.move_count)
+        apply(tx, number, computer_move(state, number, tx.chat.standin_level, seed), "timeout")
+
+
 def time_out_everyone(tx: GameTx) -> None:
-    """Every human who was to act let the deadline pass."""
+    """Every human who was to act let the deadline pass (a stood-in seat is never late)."""
     for number in list(tx.state.seats_to_act() if tx.state else []):
-        if not tx.seat(number).computer_level:
+        if not tx.seat(number).computer_level and not tx.stood_in(number):
             time_out(tx, number)
 
 

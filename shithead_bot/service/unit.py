@@ -193,6 +193,7 @@ class GameTx:
     languages: dict[int, str] = field(default_factory=dict)  # seat number -> its player's Telegram language
     autoplay: dict[int, str] = field(default_factory=dict)  # seat number -> its player's autoplay setting
     autoplayed: set[int] = field(default_factory=set)  # seqs of the forced moves made for humans
+    away: dict[int, datetime] = field(default_factory=dict)  # seat number -> its away player's return time
     hand_back: bool = False  # a computer that must think first is left for later (see turns.play_computers)
     computers_pending: bool = False  # …and one was: the computers play on after this commits
     removed: set[int] = field(default_factory=set)  # seats removed for timing out (told once, not twice)
@@ -205,6 +206,17 @@ class GameTx:
 
     def seat(self, number: int) -> Seat:
         return self.seats[number]
+
+    def stood_in(self, number: int) -> bool:
+        """A human's seat a computer plays now: its player is away, or it took the seat for good."""
+        seat = self.seats[number]
+        return not seat.computer_level and (seat.standin or number in self.away)
+
+    def chain_levels(self) -> dict[int, str]:
+        """Who plays by themselves: computer seats at their level, stood-in seats at the chat's."""
+        levels = {s.number: s.computer_level for s in self.seats if s.computer_level}
+        levels.update({s.number: self.chat.standin_level for s in self.seats if self.stood_in(s.number)})
+        return levels
 
     def notify(self, kind: NoticeKind, seat: int | None = None, **data: object) -> None:
         self.notices.append(Notice(kind, self.game.id or 0, seat, dict(data)))
@@ -234,7 +246,10 @@ class GameTx:
         """The frozen read model of this game as it is in the transaction."""
         return GameSnapshot(
             GameInfo.of(self.game),
-            [SeatSnapshot.of(s, self.languages.get(s.number)) for s in self.seats],
+            [
+                SeatSnapshot.of(s, self.languages.get(s.number), self.away.get(s.number), self.stood_in(s.number))
+                for s in self.seats
+            ],
             ChatSnapshot.of(self.chat),
             self.now,
             self.state.copy() if self.state is not None else None,
@@ -323,6 +338,11 @@ class Core:
         }
         tx.languages = {row.seat.number: row.language for row in rows if row.language}
         tx.autoplay = {row.seat.number: row.autoplay for row in rows if row.autoplay}
+        tx.away = {
+            row.seat.number: row.away_until
+            for row in rows
+            if row.away_until is not None and row.away_until > tx.now and not row.seat.forfeited
+        }
         if game.snapshot is not None:
             tx.state = load_game(game.snapshot)
             tx.to_act_before = tx.state.to_act

@@ -27,7 +27,7 @@ from shithead_bot.telegram import jobs
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.context import KEY, BotContext
 from shithead_bot.telegram.deliver import Delivery
-from shithead_bot.telegram.handlers import chat_settings, chats, control, info, lobby, play, updates, verify
+from shithead_bot.telegram.handlers import away, chat_settings, chats, control, info, lobby, play, updates, verify
 from shithead_bot.telegram.handlers.presses import dispatcher
 from shithead_bot.telegram.handlers.updates import update_kind
 from shithead_bot.telegram.metrics import Metrics
@@ -118,7 +118,9 @@ def _register(app: Application) -> None:
     app.add_handler(CommandHandler("settings", chat_settings.settings))
     app.add_handler(CommandHandler("quiet", chat_settings.quiet))
     app.add_handler(CommandHandler("verify", verify.verify))
-    presses = {**lobby.PRESSES, **play.PRESSES, **control.PRESSES, **chat_settings.PRESSES}
+    app.add_handler(CommandHandler("away", away.away))
+    app.add_handler(CommandHandler("back", away.back))
+    presses = {**lobby.PRESSES, **play.PRESSES, **control.PRESSES, **chat_settings.PRESSES, **away.PRESSES}
     app.add_handler(CallbackQueryHandler(dispatcher(presses)))
     app.add_handler(ChatMemberHandler(chats.my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, chats.migrated))

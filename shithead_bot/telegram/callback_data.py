@@ -42,6 +42,7 @@ class Action(StrEnum):
     PAUSE_VOTE = "v"  # argument: "pause" or "resume"
     ABORT = "a"  # argument: a Confirm
     SETTING = "t"  # /settings buttons (argument: a TurnChoice)
+    AWAY = "w"  # argument: "" (how long?), a duration such as "3d", or "back"
 
 
 class BadCallbackError(ValueError):

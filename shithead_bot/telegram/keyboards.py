@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -14,7 +14,7 @@ from persistence.models import GameStatus
 from shithead_bot.i18n import translations
 from shithead_bot.service import PlayerGame
 from shithead_bot.telegram.callback_data import Action, Button, Codec, ComputerChoice, Confirm, TurnChoice
-from shithead_bot.telegram.parsing import TURN_CHOICES
+from shithead_bot.telegram.parsing import AWAY_CHOICES, TURN_CHOICES
 from shithead_bot.telegram.render.common import Page, rows
 from shithead_bot.telegram.render.levels import level_text
 
@@ -67,8 +67,26 @@ def table(page: Page) -> Keyboard:
 
 
 def moves(page: Page, view: ShitheadView, version: int) -> Keyboard:
-    """One button per legal move."""
-    return rows([page.button(move_label(page, m, view), Action.MOVE, version, str(m)) for m in view.legal_moves])
+    """One button per legal move, then going away."""
+    keyboard = rows([page.button(move_label(page, m, view), Action.MOVE, version, str(m)) for m in view.legal_moves])
+    return [*keyboard, [page.button(page._("🌴 Away…"), Action.AWAY)]]
+
+
+def away_choices(codec: Codec, game_id: int, t_gettext: Callable[[str], str], away: bool) -> InlineKeyboardMarkup:
+    """/away's durations (and, when away, the way back)."""
+    buttons = [
+        InlineKeyboardButton(d, callback_data=codec.encode(Button(Action.AWAY, game_id, 0, d))) for d in AWAY_CHOICES
+    ]
+    keyboard = [buttons]
+    if away:
+        back = codec.encode(Button(Action.AWAY, game_id, 0, "back"))
+        keyboard.append([InlineKeyboardButton(t_gettext("👋 I am back"), callback_data=back)])
+    return InlineKeyboardMarkup(keyboard)
+
+
+def back(page: Page) -> Keyboard:
+    """On an away player's silent message: the way back."""
+    return [[page.button(page._("👋 I am back"), Action.AWAY, 0, "back")]]
 
 
 def move_label(page: Page, move: Move, view: ShitheadView | None = None) -> str:

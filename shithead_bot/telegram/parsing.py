@@ -21,6 +21,7 @@ __all__ = [
     "NewGame",
     "QuietHours",
     "SettingError",
+    "parse_away",
     "parse_newgame",
     "parse_quiet_hours",
     "parse_reminders",
@@ -44,6 +45,22 @@ TURN_CHOICES: dict[str, int | None] = {
     "none": None,
 }
 MAX_TIMEOUTS = 20
+AWAY_CHOICES = ("12h", "1d", "3d", "7d")  # /away's buttons
+_AWAY = re.compile(r"([0-9]{1,7}) ?(m|min|h|d|w)?", re.ASCII)
+_AWAY_UNIT = {"m": 60, "min": 60, "h": 3600, "d": 86400, "w": 7 * 86400, None: 86400}
+AWAY_MIN_SECONDS, AWAY_MAX_SECONDS = 600, 60 * 86400  # as the service's AWAY_MIN and AWAY_MAX
+
+
+def parse_away(text: str) -> int:
+    """How long a player is away: ``30m``, ``12h``, ``3d`` (a bare number: days), ``2w`` -> seconds,
+    from 10 minutes to 60 days."""
+    match = _AWAY.fullmatch(text.strip().lower())
+    if match is None:
+        raise SettingError(N_("{text}: say how long you are away, like 12h, 3d or 2w"), text=repr(text[:20]))
+    seconds = int(match.group(1)) * _AWAY_UNIT[match.group(2)]
+    if not AWAY_MIN_SECONDS <= seconds <= AWAY_MAX_SECONDS:
+        raise SettingError(N_("{text}: away for 10 minutes at least and 60 days at most"), text=repr(text[:20]))
+    return seconds
 
 
 def parse_timeouts(text: str) -> int:

@@ -9,6 +9,7 @@ from telegram import Update
 from telegram.ext import ContextTypes
 
 from engine import PRESETS, EngineError
+from engine.ai import LEVELS
 from shithead_bot.i18n import N_, available_languages
 from shithead_bot.service import TABLE_STYLES, Autoplay, ChatSnapshot, ServiceError
 from shithead_bot.telegram import keyboards
@@ -88,9 +89,18 @@ async def change(ctx: BotContext, chat_id: int, key: str, values: list[str]) -> 
         return await service.update_chat(chat_id, table_style=values[0])
     if key == "language" and len(values) == 1 and values[0] in [*available_languages(), "auto"]:
         return await service.update_chat(chat_id, language=None if values[0] == "auto" else values[0])
+    if key in STANDIN_SETTINGS and len(values) == 1 and values[0] in STANDIN_SETTINGS[key][1]:
+        return await service.update_chat(chat_id, **{STANDIN_SETTINGS[key][0]: values[0]})
     if key == "timezone" and len(values) == 1:
         return await service.update_chat(chat_id, timezone=parse_timezone(values[0]))
     raise SettingError(N_("I cannot read /settings {what}"), what=f"{key[:20]} {' '.join(values)[:40]}".strip())
+
+
+STANDIN_SETTINGS: dict[str, tuple[str, tuple[str, ...]]] = {  # /settings KEY VALUE -> the chat's column, choices
+    "standin": ("standin_level", LEVELS),
+    "on_timeout": ("on_timeout", ("standin", "minimal")),
+    "after_timeouts": ("after_timeouts", ("remove", "computer")),
+}
 
 
 async def autoplay(update: Update, ctx: BotContext, values: list[str]) -> None:

@@ -17,12 +17,21 @@ from shithead_bot.telegram.callback_data import Action, Button
 from shithead_bot.telegram.context import BotContext, bot_context, is_private, language_of, texts
 from shithead_bot.telegram.handlers.presses import Done, Press, close_confirmation, confirmed, presser
 from shithead_bot.telegram.render import Page, private
+from shithead_bot.telegram.render.away import back_text
 from shithead_bot.telegram.replies import refusal, reply, thinking_toast
 
 
 async def move(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
     pressed = pressed_private(update)
-    result = await ctx.service.play(b.game_id, presser(update), b.argument, b.version, message_id=pressed)
+    try:
+        result = await ctx.service.play(b.game_id, presser(update), b.argument, b.version, message_id=pressed)
+    except StaleVersionError:  # an old button of a player who is away: the press brings them back
+        back = await ctx.service.come_back(presser(update))
+        if back is None:
+            raise
+        for game_id in back.game_ids:
+            await ctx.deliver(game_id)
+        return Done(back_text(True, texts(update)))
     return Done(thinking_toast(texts(update)) if result.thinking else None, b.game_id, thinking=result.thinking)
 
 

@@ -4,6 +4,7 @@ pause, an abort, a lobby closed. One function per :class:`Announcement`."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from engine import Rules
@@ -20,7 +21,8 @@ def announce(page: Page, notice: Notice) -> Rendered | None:
     what = notice.announcement
     if what is None:
         return None
-    name = esc(page.names[notice.seat]) if notice.seat is not None and notice.seat < len(page.names) else ""
+    seats = page.game.seats  # the seat's own name: a stand-in's 🤖 is the table's, not the news'
+    name = esc(seats[notice.seat].name) if notice.seat is not None and notice.seat < len(seats) else ""
     if what is Announcement.OVER:
         return game_over(page, notice.data)
     if what is Announcement.STARTED:
@@ -90,6 +92,24 @@ def _removed(page: Page, name: str, data: dict[str, Any]) -> str:
     ).format(name=name, n=n)
 
 
+def _taken_over(page: Page, name: str, data: dict[str, Any]) -> str:
+    n = int(data.get("timeouts", 0))
+    return page._n(
+        "⏰ {name} missed {n} turn: a computer plays their seat for the rest of the game.",
+        "⏰ {name} missed {n} turns in a row: a computer plays their seat for the rest of the game.",
+        n,
+    ).format(name=name, n=n)
+
+
+def _away(page: Page, name: str, data: dict[str, Any]) -> str:
+    until = datetime.fromisoformat(str(data["until"])) if data.get("until") else None
+    if until is None:
+        return page._("🌴 {name} is away — a computer plays in their place.").format(name=name)
+    return page._("🌴 {name} is away until {when} — a computer plays in their place.").format(
+        name=name, when=page.clock_tag(until)
+    )
+
+
 def _aborted(page: Page, name: str, data: dict[str, Any]) -> str:
     return page._("🛑 Game #{id} was aborted.").format(id=page.game_id)
 
@@ -134,6 +154,8 @@ _TEXTS: dict[Announcement, Callable[[Page, str, dict[str, Any]], str]] = {
     Announcement.ELIMINATED: _eliminated,
     Announcement.FORFEITED: _forfeited,
     Announcement.REMOVED: _removed,
+    Announcement.TAKEN_OVER: _taken_over,
+    Announcement.AWAY: _away,
     Announcement.ABORTED: _aborted,
     Announcement.PAUSED: _paused,
     Announcement.RESUMED: _resumed,

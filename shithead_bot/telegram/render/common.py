@@ -211,6 +211,8 @@ class Page:
                     told.insert(0, self.timed_out(move.seat, None, me))
             elif move.actor == "autoplay" and move.seat == me and told:
                 told[0] = self._("⏩ You had no other move — {what}").format(what=told[0][:1].lower() + told[0][1:])
+            elif move.actor == "standin" and move.seat == me and told:
+                told[0] = self._("🤖 Your stand-in: {what}").format(what=told[0][:1].lower() + told[0][1:])
             lines.extend(told)
         return lines
 

@@ -23,6 +23,8 @@ COMMANDS = [
     ("resume", N_("go on with a paused game")),
     ("settings", N_("this chat's game, rules and turn time")),
     ("quiet", N_("your quiet hours, e.g. /quiet 23:00-08:00 Europe/Paris")),
+    ("away", N_("away for a while: a computer plays for you, e.g. /away 3d")),
+    ("back", N_("back from /away: your turns are yours again")),
     ("verify", N_("check a finished game: its deal and every move")),
     ("help", N_("what I can do")),
 ]
@@ -88,9 +90,16 @@ def record_text(mine: StatsRow | None, t: gettext.NullTranslations) -> str:
     if mine is None:
         return _("No finished game yet.")
     games = t.ngettext("{n} game", "{n} games", mine.games).format(n=mine.games)
-    return _("🏆 Your record: {games}, {wins} won, {losers} times the loser, average place {average:.2f}.").format(
+    text = _("🏆 Your record: {games}, {wins} won, {losers} times the loser, average place {average:.2f}.").format(
         games=games, wins=mine.firsts, losers=mine.losers, average=mine.average_place
     )
+    if mine.stood_in_moves:
+        moves = t.ngettext("{n} move", "{n} moves", mine.stood_in_moves).format(n=mine.stood_in_moves)
+        games = t.ngettext("{n} game", "{n} games", mine.stood_in_games).format(n=mine.stood_in_games)
+        text += "\n" + _("🤖 A stand-in made {moves} for you, in {games} (they count as yours).").format(
+            moves=moves, games=games
+        )
+    return text
 
 
 def ratings_text(board: Sequence[RatingLine], presets: Sequence[PresetRow], t: gettext.NullTranslations) -> str:

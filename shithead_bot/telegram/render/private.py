@@ -144,6 +144,8 @@ def moved(page: Page, seat: SeatSnapshot, moves: Sequence[MoveLine]) -> Rendered
         view = page.game.view(seat.number)
         if isinstance(view, ShitheadView):
             lines.append(_("Your hand: {cards}").format(cards=page.cards(view.hand)))
+    if seat.away_until is not None and page.game.is_active:  # the way back, on the game message
+        return Rendered("\n".join(lines), keyboards.back(page))
     return Rendered("\n".join(lines))
 
 
@@ -190,6 +192,8 @@ def at_deadline(page: Page, seat: SeatSnapshot) -> str:
         return _("If you do not choose, I will keep your card.")
     if page.game.in_swap_phase:
         return _("If you do not press Ready, I will make a sensible swap and make you ready.")
+    if page.game.chat.on_timeout == "standin":
+        return _("If you do not play, a computer will play your turn for you.")
     move = page.game.timeout_plan(seat.number)
     if isinstance(move, PickUp):
         return _("If you do not play, I will pick up the pile for you.")

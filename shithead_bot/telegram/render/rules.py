@@ -10,12 +10,14 @@ from shithead_bot.narrate import a_rank
 from shithead_bot.service import Autoplay, ChatSnapshot
 from shithead_bot.telegram.parsing import turn_text
 from shithead_bot.telegram.render.common import esc
+from shithead_bot.telegram.render.levels import level_text
 
 SETTINGS_USAGE = (
     "/settings turn 1h · /settings reminders 50% 1h (or off, default) · /settings timeouts 3 (0: never) · "
     "/settings quiet_deadlines on · /settings game shithead|neighbor · /settings preset smelly · "
     "/settings rule 8=skip · /settings rules clear · /settings table picture|text · /settings language en · "
-    "/settings timezone Europe/Paris · in private, yours: /settings autoplay off|public|all"
+    "/settings timezone Europe/Paris · /settings standin easy|normal|hard · /settings on_timeout standin|minimal · "
+    "/settings after_timeouts remove|computer · in private, yours: /settings autoplay off|public|all"
 )
 
 
@@ -100,6 +102,11 @@ def settings_text(chat: ChatSnapshot, t: gettext.NullTranslations) -> str:
                 "Removal after {n} missed turns in a row (0: never) · deadlines skip quiet hours: {quiet}",
                 chat.max_timeouts,
             ).format(n=chat.max_timeouts, quiet=_("on") if chat.deadlines_skip_quiet else _("off")),
+            _("Stand-in (for /away): {level} · at a deadline: {on_timeout} · after the missed turns: {after}").format(
+                level=level_text(_, chat.standin_level),
+                on_timeout=_("the stand-in's move") if chat.on_timeout == "standin" else _("the minimal move"),
+                after=_("a computer takes the seat") if chat.after_timeouts == "computer" else _("removal"),
+            ),
             _("Language: {language}").format(language=chat.language or _("each player's own")),
             _("Table: {style} · time zone of the picture: {zone}").format(
                 style=_("picture") if chat.table_is_picture else _("text"), zone=esc(chat.zone)

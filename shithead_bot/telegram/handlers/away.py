@@ -1,0 +1,86 @@
+"""Away, not gone: /away 3d (or its buttons, also on a turn message) lets a computer play your
+turns in every game until then; /back (or any press of a game's button) ends it sooner."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from shithead_bot.service import ServiceError
+from shithead_bot.telegram import keyboards
+from shithead_bot.telegram.callback_data import Action, Button
+from shithead_bot.telegram.context import BotContext, bot_context, is_private, person, texts, user_info
+from shithead_bot.telegram.handlers.chat_settings import in_words
+from shithead_bot.telegram.handlers.presses import Done, Press, presser
+from shithead_bot.telegram.parsing import SettingError, parse_away
+from shithead_bot.telegram.render.away import away_choices_text, away_refused, away_text, back_text
+from shithead_bot.telegram.render.common import esc
+from shithead_bot.telegram.replies import refusal, reply, reply_privately
+
+
+async def away(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/away 3d: a computer plays for me until then; /away alone: how long? (answered in private)."""
+    ctx, user, t = bot_context(context), person(update), texts(update)
+    if user is None:
+        return
+    args = context.args or []
+    if not args:
+        until = await ctx.service.away_until(user.id)
+        if update.effective_chat is not None and is_private(update.effective_chat):
+            await reply(
+                update, away_choices_text(until, t), keyboards.away_choices(ctx.codec, 0, t.gettext, until is not None)
+            )
+        else:
+            await reply_privately(update, away_choices_text(until, t))
+        return
+    try:
+        seconds = parse_away(" ".join(args))
+        done = await ctx.service.go_away(user_info(user), ctx.service.clock() + timedelta(seconds=seconds))
+    except SettingError as exc:
+        await reply_privately(update, esc(away_refused(in_words(exc, t), t)))
+        return
+    except ServiceError as exc:
+        await reply_privately(update, refusal(exc, t))
+        return
+    for game_id in done.game_ids:
+        await ctx.deliver(game_id)
+    assert done.until is not None
+    await reply_privately(update, away_text(done.until, len(done.game_ids), t))
+
+
+async def back(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/back: my turns are mine again, at once."""
+    ctx, user = bot_context(context), person(update)
+    if user is None:
+        return
+    done = await ctx.service.come_back(user.id)
+    for game_id in done.game_ids if done else []:
+        await ctx.deliver(game_id)
+    await reply_privately(update, back_text(done is not None, texts(update)))
+
+
+async def away_button(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
+    """A turn message's "Away…" (how long?), one of the durations, or "I am back"."""
+    t = texts(update)
+    if b.argument == "back":
+        done = await ctx.service.come_back(presser(update))
+        for game_id in done.game_ids if done else []:
+            await ctx.deliver(game_id)
+        return Done(back_text(done is not None, t))
+    if not b.argument:
+        until = await ctx.service.away_until(presser(update))
+        choices = keyboards.away_choices(ctx.codec, b.game_id, t.gettext, until is not None)
+        await reply(update, away_choices_text(until, t), choices)
+        return Done()
+    user = update.effective_user
+    assert user is not None
+    gone = await ctx.service.go_away(user_info(user), ctx.service.clock() + timedelta(seconds=parse_away(b.argument)))
+    for game_id in gone.game_ids:
+        await ctx.deliver(game_id)
+    assert gone.until is not None
+    return Done(away_text(gone.until, len(gone.game_ids), t)[:190])
+
+
+PRESSES: dict[Action, Press] = {Action.AWAY: away_button}
