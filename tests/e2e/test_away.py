@@ -1,0 +1,38 @@
+"""Away, through the real bot: a player goes away, a computer plays their turns (told to them
+quietly, shown on the table), and they come back with /back to take their seat again."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.conftest import start_all
+from tests.e2e.harness import GROUP, BotProcess, Player, find, play_until_over, start_game
+from tests.support.fakebot import FakeTelegram
+
+pytestmark = pytest.mark.slow
+
+
+async def test_a_player_goes_away_is_played_for_and_comes_back(
+    fake: FakeTelegram, bot: BotProcess, players: list[Player]
+) -> None:
+    alice, bob = players[:2]
+    await start_all(fake, [alice, bob])
+    await start_game(fake, [alice, bob])
+    await bob.command("/away 1d", chat_id=bob.user_id)
+    await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Bob is away until"), timeout=15)
+    assert find(fake, bob.user_id, bob.user_id, "You are away until") is not None
+    for _ in range(8):  # only Alice presses; Bob's turns play themselves
+        await fake.wait_for(alice.live_message, timeout=15)
+        await alice.play_turn()
+    told = [m for m in fake.history(bob.user_id) if "Your stand-in" in m.text and m.version == 0]
+    assert told
+    assert all(m.silent for m in told)
+    await bob.command("/back", chat_id=bob.user_id)
+    await fake.wait_for(lambda: find(fake, bob.user_id, bob.user_id, "Welcome back"), timeout=15)
+    for _ in range(30):  # his seat is his again: at his next turn, a keyboard of his own
+        if bob.live_message() is not None or find(fake, GROUP, alice.user_id, "Game over"):
+            break
+        await fake.wait_for(lambda: alice.live_message() or bob.live_message(), timeout=15)
+        await alice.play_turn()
+    assert bob.live_message() is not None or find(fake, GROUP, alice.user_id, "Game over")
+    await play_until_over(fake, [alice, bob])
