@@ -166,7 +166,7 @@ async def play_game(
         toast = await player.press_data(message, data)
         if answers is not None:
             answers.append(time.time() - pressed_at)
-        if toast and "thinking" not in toast:  # refused: the message was about to lose its buttons
+        if toast and "thinking" not in toast.lower():  # refused: the message was about to lose its buttons
             refused += 1
             await asyncio.sleep(0.01)
             continue

@@ -209,7 +209,10 @@ class Delivery:
             await self._edit_private(b, number, private.turn(page, seat), version)
         elif wants_keyboard:  # a new turn, or the swap phase's first message: a new message, it notifies
             told = done if acted else None
-            retire = not self._in_group(b)  # a private game: the new turn tells it all, the old one goes
+            # The new turn tells what happened since the last one, own moves included: the message the
+            # player just pressed (or, in a private game, any older one) goes rather than being edited,
+            # so a move against quick computers costs one send in the chat's one a second.
+            retire = acted or not self._in_group(b)
             turn = private.turn(page, seat)
             await self._send_private(b, number, turn, version, retried=retried, done=told, retire=retire)
         elif acted:

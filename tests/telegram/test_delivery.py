@@ -112,6 +112,10 @@ class KeyboardBot(RecordingBot):
         self._mark(chat_id, message_id, kwargs.get("reply_markup"))
         return True
 
+    async def delete_message(self, chat_id: int, message_id: int, **_: Any) -> bool:
+        self.live.get(chat_id, set()).discard(message_id)
+        return True
+
 
 async def test_a_move_from_a_turn_message_the_database_lost_leaves_no_live_keyboard(
     sessions: async_sessionmaker[AsyncSession], clock: FakeClock, monkeypatch: pytest.MonkeyPatch

@@ -113,17 +113,20 @@ def test_the_turn_message_reads_top_down() -> None:
     assert rendered.buttons
 
 
-def test_the_turn_message_tells_what_happened_since_my_last_turn_only() -> None:
+def test_the_turn_message_tells_what_happened_since_my_last_turn_began() -> None:
+    """My previous turn's move first: the message that told it is gone when the new turn came at
+    once (against computers, the pressed message is replaced, not edited)."""
     state = playing()
     four = card_of(2)
     moves = (
-        line(5, 0, ev.Played(0, "h", (card_of(1),))),  # my previous turn: not told again
+        line(4, 2, ev.PickedUp(2, 3, None)),  # before my previous turn: not told again
+        line(5, 0, ev.Played(0, "h", (card_of(1),))),
         line(6, 1, ev.PickedUp(1, 2, None)),
         line(7, 2, ev.Played(2, "h", (four,))),
     )
     game = snapshot(state, moves=moves)
     lines = private.turn(page_of(game), game.seat(0)).text.splitlines()
-    assert lines[1:3] == ["Bob picked up the pile (2 cards)", f"Cleo played {four}"]
+    assert lines[1:4] == [f"You played {card_of(1)}", "Bob picked up the pile (2 cards)", f"Cleo played {four}"]
 
 
 def test_playing_again_tells_my_own_move_in_the_second_person() -> None:

@@ -60,14 +60,20 @@ def header_line(page: Page, view: ShitheadView | NeighborView) -> str:
 
 
 def since_last_turn(page: Page, number: int, limit: int = 8) -> list[str]:
-    """What happened since this seat's previous turn ended: the others' moves and the forced moves
-    the bot made for this player, then this turn's own moves (a burn, a skip: the same player goes
-    on), told to the reader."""
+    """What happened since this seat's previous turn began: its own moves then (the message they
+    were told in may be gone), the others' moves and the forced moves the bot made for this player,
+    then this turn's own moves (a burn, a skip: the same player goes on), told to the reader."""
     moves = list(page.game.moves)
     start = len(moves)
-    while start and moves[start - 1].seat == number and moves[start - 1].actor != "autoplay":
+
+    def own(move: MoveLine) -> bool:
+        return move.seat == number and move.actor != "autoplay"
+
+    while start and own(moves[start - 1]):
         start -= 1
-    while start and (moves[start - 1].seat != number or moves[start - 1].actor == "autoplay"):
+    while start and not own(moves[start - 1]):
+        start -= 1
+    while start and own(moves[start - 1]):
         start -= 1
     return page.move_lines(moves[start:], me=number, play_only=True)[-limit:]
 
