@@ -11,12 +11,12 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from telegram import Bot
 
 from engine.ai import make_player
-from shithead_bot.service import GameService
+from shithead_bot.service import Autoplay, GameService
 from shithead_bot.service.outbox import Outbox
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.deliver import Delivery
 from tests.conftest import FakeClock
-from tests.service.helpers import GROUP, make_service, user
+from tests.service.helpers import GROUP, lobby_with, make_service, user
 from tests.support.fakebot import FakeTelegram
 from tests.support.fakebot.model import SeenMessage
 
@@ -49,6 +49,13 @@ class FakeGame:
         self.delivery = Delivery(bot, self.service, Codec(b"k"), "shithead_bot", table_seconds=0)
         self.outbox = Outbox(sessions, clock=clock)
         self.game_id = 0
+
+    async def start(self, *, humans: int = 2, computers: int = 0, autoplay: Autoplay | None = None) -> FakeGame:
+        """A lobby in the group with these seats, started, its first notices delivered."""
+        self.game_id = await lobby_with(self.service, humans=humans, computers=computers, autoplay=autoplay)
+        await self.service.start(self.game_id, user(0).id)
+        await self.deliver()
+        return self
 
     async def deliver(self) -> None:
         await self.outbox.deliver(self.delivery)

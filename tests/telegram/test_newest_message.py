@@ -10,34 +10,17 @@ from telegram import Bot
 from shithead_bot.service import Autoplay
 from shithead_bot.timers.sweeper import Sweeper
 from tests.conftest import FakeClock
-from tests.service.helpers import lobby_with, user
+from tests.service.helpers import user
 from tests.support.fakebot import FakeTelegram
 from tests.telegram.fakegame import FakeGame, bot, fake
 
 __all__ = ["bot", "fake"]  # fixtures
 
 
-async def started(
-    sessions: async_sessionmaker[AsyncSession],
-    clock: FakeClock,
-    fake: FakeTelegram,
-    bot: Bot,
-    *,
-    humans: int = 2,
-    computers: int = 0,
-    autoplay: Autoplay | None = None,
-) -> FakeGame:
-    game = FakeGame(sessions, clock, fake, bot)
-    game.game_id = await lobby_with(game.service, humans=humans, computers=computers, autoplay=autoplay)
-    await game.service.start(game.game_id, user(0).id)
-    await game.deliver()
-    return game
-
-
 async def test_at_the_end_each_players_newest_message_is_their_result(
     sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
 ) -> None:
-    game = await started(sessions, clock, fake, bot, humans=3)
+    game = await FakeGame(sessions, clock, fake, bot).start(humans=3)
     await game.play_to_end()
     for n in range(3):
         newest = game.private(user(n).id)[-1]
@@ -48,7 +31,7 @@ async def test_at_the_end_each_players_newest_message_is_their_result(
 async def test_the_first_turn_after_a_swap_timeout_is_a_new_message(
     sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
 ) -> None:
-    game = await started(sessions, clock, fake, bot, autoplay=Autoplay.OFF)
+    game = await FakeGame(sessions, clock, fake, bot).start(autoplay=Autoplay.OFF)
     swaps = {n: game.private(user(n).id)[-1].message_id for n in range(2)}
     sweeper = Sweeper(game.service)
     for _ in range(25 * 6):  # nobody presses Ready: the swap phase times out
@@ -66,7 +49,7 @@ async def test_the_first_turn_after_a_swap_timeout_is_a_new_message(
 async def test_a_reminder_says_what_is_asked_and_goes_once_the_turn_is_over(
     sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
 ) -> None:
-    game = await started(sessions, clock, fake, bot, autoplay=Autoplay.OFF)
+    game = await FakeGame(sessions, clock, fake, bot).start(autoplay=Autoplay.OFF)
     sweeper = Sweeper(game.service)
     clock.advance(hours=12, seconds=1)  # half time of the swap phase
     await sweeper.sweep()
@@ -94,7 +77,7 @@ async def test_a_reminder_says_what_is_asked_and_goes_once_the_turn_is_over(
 async def test_against_computers_each_turn_is_a_new_message_and_only_one_keyboard_is_live(
     sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
 ) -> None:
-    game = await started(sessions, clock, fake, bot, humans=1, computers=2)
+    game = await FakeGame(sessions, clock, fake, bot).start(humans=1, computers=2)
     me = user(0).id
     for _ in range(12):
         if (await game.service.game_view(game.game_id)).is_over:
@@ -114,7 +97,7 @@ async def test_against_computers_each_turn_is_a_new_message_and_only_one_keyboar
 async def test_a_forced_move_made_for_a_player_is_told_without_a_notification(
     sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
 ) -> None:
-    game = await started(sessions, clock, fake, bot, humans=3)
+    game = await FakeGame(sessions, clock, fake, bot).start(humans=3)
     await game.play_to_end()
     sent = [m for n in range(3) for m in game.fake.history(user(n).id) if m.from_bot and m.version == 0]
     assert any(m.silent and "You had no other move" in m.text for m in sent)

@@ -8,7 +8,6 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from telegram import Bot
 
 from tests.conftest import FakeClock
-from tests.service.helpers import lobby_with, user
 from tests.support.fakebot import FakeTelegram
 from tests.telegram.fakegame import FakeGame, bot, fake
 
@@ -18,10 +17,7 @@ __all__ = ["bot", "fake"]  # fixtures
 async def test_an_outage_of_minutes_loses_nothing_and_the_game_plays_to_its_end(
     sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
 ) -> None:
-    game = FakeGame(sessions, clock, fake, bot)
-    game.game_id = await lobby_with(game.service, humans=2)
-    await game.service.start(game.game_id, user(0).id)
-    await game.deliver()
+    game = await FakeGame(sessions, clock, fake, bot).start()
     for _ in range(6):
         await game.move()
     fake.start_outage()  # 502 Bad Gateway to every call

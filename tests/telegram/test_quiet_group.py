@@ -7,26 +7,18 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from telegram import Bot
 
 from tests.conftest import FakeClock
-from tests.service.helpers import GROUP, lobby_with, user
+from tests.service.helpers import GROUP
 from tests.support.fakebot import FakeTelegram
 from tests.telegram.fakegame import FakeGame, bot, fake
 
 __all__ = ["bot", "fake"]  # fixtures
 
 
-async def play(sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot) -> FakeGame:
-    game = FakeGame(sessions, clock, fake, bot)
-    game.game_id = await lobby_with(game.service, humans=3)
-    await game.service.start(game.game_id, user(0).id)
-    await game.deliver()
-    return game
-
-
 async def test_only_the_start_and_the_end_notify_the_group_and_the_table_is_pinned_meanwhile(
     sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
 ) -> None:
     fake.world.chats[GROUP].bot_status = "administrator"  # may pin
-    game = await play(sessions, clock, fake, bot)
+    game = await FakeGame(sessions, clock, fake, bot).start(humans=3)
     await game.move()
     table = (await game.service.game_view(game.game_id)).game.table_message_id
     assert fake.world.chats[GROUP].pinned == [table]
@@ -46,7 +38,7 @@ async def test_only_the_start_and_the_end_notify_the_group_and_the_table_is_pinn
 async def test_a_bot_that_may_not_pin_plays_on(
     sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
 ) -> None:
-    game = await play(sessions, clock, fake, bot)
+    game = await FakeGame(sessions, clock, fake, bot).start(humans=3)
     await game.play_to_end()
     assert fake.world.chats[GROUP].pinned == []
     assert all(call.result != "ok" for call in fake.calls_of("pinChatMessage"))

@@ -10,21 +10,11 @@ from telegram import Bot
 from shithead_bot.service import Autoplay
 from shithead_bot.timers.sweeper import Sweeper
 from tests.conftest import FakeClock
-from tests.service.helpers import GROUP, lobby_with, user
+from tests.service.helpers import GROUP, user
 from tests.support.fakebot import FakeTelegram
 from tests.telegram.fakegame import FakeGame, bot, fake
 
 __all__ = ["bot", "fake"]  # fixtures
-
-
-async def started(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot, **options: object
-) -> FakeGame:
-    game = FakeGame(sessions, clock, fake, bot)
-    game.game_id = await lobby_with(game.service, humans=2, **options)  # type: ignore[arg-type]
-    await game.service.start(game.game_id, user(0).id)
-    await game.deliver()
-    return game
 
 
 def group_texts(fake: FakeTelegram, chat_id: int) -> list[str]:
@@ -34,7 +24,7 @@ def group_texts(fake: FakeTelegram, chat_id: int) -> list[str]:
 async def test_a_group_upgraded_while_the_bot_missed_it_is_followed_on_every_call(
     sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
 ) -> None:
-    game = await started(sessions, clock, fake, bot)
+    game = await FakeGame(sessions, clock, fake, bot).start()
     for _ in range(3):
         await game.move()
     new_id = fake.migrate_group(GROUP)  # nobody handles the service message: the bot was down
@@ -51,7 +41,7 @@ async def test_a_refused_picture_gives_the_text_table_and_is_not_tried_on_every_
     sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
 ) -> None:
     fake.restrict_bot(GROUP, messages=True, photos=False)  # texts yes, pictures no
-    game = await started(sessions, clock, fake, bot)
+    game = await FakeGame(sessions, clock, fake, bot).start()
     for _ in range(8):
         await game.move()
     assert any(f"· #{game.game_id}" in text for text in group_texts(fake, GROUP))  # the text table
@@ -63,7 +53,7 @@ async def test_a_player_the_bot_cannot_reach_is_called_once_a_turn_with_a_mentio
     sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
 ) -> None:
     fake.block_bot(user(1).id)
-    game = await started(sessions, clock, fake, bot, autoplay=Autoplay.OFF)
+    game = await FakeGame(sessions, clock, fake, bot).start(autoplay=Autoplay.OFF)
     sweeper = Sweeper(game.service)
     turns = set()
     for _ in range(400):  # User0 plays at once; User1 never can: reminders, then timeouts, then removal
