@@ -4,6 +4,11 @@ Every database test runs on SQLite, and again on PostgreSQL when one answers: at
 ``TEST_DATABASE_URL`` if set, else ``postgresql+asyncpg://postgres@127.0.0.1:5432/test``. The
 PostgreSQL half is skipped only when nothing answers there. Each test session migrates a private
 PostgreSQL database of its own (created next to the given one) once, and empties it between tests.
+
+Hypothesis runs under a profile named by ``HYPOTHESIS_PROFILE``: ``dev`` (the default, a quarter of
+the examples, for a quick loop) or ``ci`` (every example; ``.ci/run`` sets it). A test that asks for
+its own number of examples writes ``max_examples=examples(n)``: ``n`` under ``ci``, fewer under
+``dev``.
 """
 
 from __future__ import annotations
@@ -18,12 +23,27 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from persistence.db import make_engine, make_sessionmaker
 from persistence.migrate import upgrade
+
+PROFILES = {"ci": 1.0, "dev": 0.25}  # the share of each test's examples a profile runs
+settings.register_profile("ci", max_examples=100, deadline=None, print_blob=True)
+settings.register_profile("dev", max_examples=round(100 * PROFILES["dev"]), deadline=None)
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "dev")
+if PROFILE not in PROFILES:
+    raise pytest.UsageError(f"HYPOTHESIS_PROFILE={PROFILE!r}: expected one of {', '.join(PROFILES)}")
+settings.load_profile(PROFILE)
+
+
+def examples(n: int) -> int:
+    """``n`` examples under the ``ci`` profile, a share of them (at least 3) under ``dev``."""
+    return max(3, round(n * PROFILES[PROFILE]))
+
 
 DEFAULT_PG = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 TABLES = (

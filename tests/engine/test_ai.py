@@ -15,11 +15,12 @@ from engine.ai.search import score
 from engine.ai.worlds import hidden_cards, sample_world
 from engine.common import Outcome, Phase
 from engine.views import ShitheadView
+from tests.conftest import examples
 from tests.engine.helpers import position
 
 # Small and deterministic for tests.
 FAST = {"playouts": 24, "time_limit": None, "neighbor_samples": 20, "swap_playouts": 24}
-positions = settings(deadline=None, max_examples=25, suppress_health_check=[HealthCheck.too_slow])
+positions = settings(deadline=None, max_examples=examples(25), suppress_health_check=[HealthCheck.too_slow])
 
 
 def player(level: str, seed: int) -> object:
@@ -65,7 +66,7 @@ def test_every_level_plays_legal_moves_in_any_position(name: str, seats: int, se
         state.apply(seat, move)
 
 
-@settings(deadline=None, max_examples=20)
+@settings(deadline=None, max_examples=examples(20))
 @given(st.integers(2, 12), st.integers(0, 2**32 - 1), st.integers(0, 40), st.sampled_from(LEVELS))
 def test_every_level_plays_legal_neighbor_moves(seats: int, seed: int, skip: int, level: str) -> None:
     state = new_game("neighbor", NeighborRules(), seats, seed)
@@ -113,7 +114,7 @@ def test_a_sampled_world_keeps_what_the_view_shows() -> None:
             assert set(world.hand_of(s)) - set(view.seats[s].known_hand) <= hidden
 
 
-@settings(deadline=None, max_examples=40)
+@settings(deadline=None, max_examples=examples(40))
 @given(st.sampled_from(["standard", "classic", "smelly"]), st.integers(2, 5), st.integers(0, 2**32 - 1))
 def test_sampled_hands_hold_no_barred_rank(name: str, seats: int, seed: int) -> None:
     """A seat forced to pick up is dealt nothing that would have fitted, in every sampled world."""
@@ -186,7 +187,7 @@ def test_the_search_finds_the_only_winning_play() -> None:
     assert str(move) == "p:h:K:1"
 
 
-@settings(deadline=None, max_examples=5)
+@settings(deadline=None, max_examples=examples(5))
 @given(st.integers(6, 8), st.integers(0, 2**32 - 1), st.integers(0, 400))
 def test_the_search_plays_legal_moves_with_two_decks(seats: int, seed: int, skip: int) -> None:
     state = new_game("shithead", PRESETS["standard"].with_rule("decks", 2), seats, seed)

@@ -14,6 +14,7 @@ from engine import PRESETS, SchemaError, ShitheadState, new_game
 from engine.cards import Card
 from engine.events import BlindFailed, Burned, Event, Forfeited, PickedUp, Played, Swapped
 from engine.moves import PickUp, Source
+from tests.conftest import examples
 from tests.engine.helpers import position
 
 
@@ -50,7 +51,7 @@ class PublicModel:
                 self.known[e.seat] = []
 
 
-@settings(deadline=None, max_examples=60)
+@settings(deadline=None, max_examples=examples(60))
 @given(st.sampled_from(sorted(PRESETS)), st.integers(2, 5), st.integers(0, 2**32 - 1))
 def test_views_remember_what_everybody_saw(name: str, seats: int, seed: int) -> None:
     state = new_game("shithead", PRESETS[name], seats, seed)
@@ -82,7 +83,7 @@ def test_old_snapshots_without_memory_still_load() -> None:
     assert loaded.view(0).out == ()
 
 
-@settings(deadline=None, max_examples=60)
+@settings(deadline=None, max_examples=examples(60))
 @given(st.sampled_from(sorted(PRESETS)), st.integers(2, 5), st.integers(0, 2**32 - 1))
 def test_a_forced_pickup_bars_the_ranks_that_fitted(name: str, seats: int, seed: int) -> None:
     """Nothing unseen in a hand is of a barred rank; a forced pickup from hand bars what fitted."""

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from engine import PRESETS, NeighborRules, NeighborState, ShitheadState, load_game, new_game, replay
 from engine.views import NeighborView, ShitheadView
+from tests.conftest import examples
 
 # A safety net only: the engine has no turn cap. Over 5,600 random games measured (bench/engine.py
 # --lengths) the longest took 82,588 moves (classic, two decks, ten players); typical games take
@@ -19,7 +20,7 @@ MOVE_BOUND = 1_000_000
 
 one_deck = st.tuples(st.sampled_from(sorted(PRESETS)), st.integers(2, 5), st.integers(0, 2**32 - 1))
 two_decks = st.tuples(st.sampled_from(sorted(PRESETS)), st.integers(6, 10), st.integers(0, 2**32 - 1))
-slow = settings(deadline=None, max_examples=40, suppress_health_check=[HealthCheck.too_slow])
+slow = settings(deadline=None, max_examples=examples(40), suppress_health_check=[HealthCheck.too_slow])
 
 
 def card_places(state: ShitheadState) -> Counter[int]:
@@ -97,7 +98,7 @@ def test_every_step_keeps_cards_views_and_json(case: tuple[str, int, int]) -> No
     check_outcome(state)
 
 
-@settings(deadline=None, max_examples=100)
+@settings(deadline=None, max_examples=examples(100))
 @given(one_deck)
 def test_game_ends_with_one_loser_and_replays_exactly(case: tuple[str, int, int]) -> None:
     name, seats, seed = case
@@ -107,7 +108,7 @@ def test_game_ends_with_one_loser_and_replays_exactly(case: tuple[str, int, int]
     assert replay("shithead", PRESETS[name], seats, seed, log) == state
 
 
-@settings(deadline=None, max_examples=25)
+@settings(deadline=None, max_examples=examples(25))
 @given(two_decks)
 def test_two_decks_up_to_ten_players(case: tuple[str, int, int]) -> None:
     name, seats, seed = case
@@ -130,7 +131,7 @@ def test_two_decks_up_to_ten_players(case: tuple[str, int, int]) -> None:
     assert replay("shithead", rules, seats, seed, log) == state
 
 
-@settings(deadline=None, max_examples=100)
+@settings(deadline=None, max_examples=examples(100))
 @given(st.integers(2, 20), st.sampled_from([3, 4]), st.integers(0, 2**32 - 1))
 def test_neighbor_random_play(seats: int, lives: int, seed: int) -> None:
     rules = NeighborRules(lives=lives)

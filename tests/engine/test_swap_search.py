@@ -15,6 +15,7 @@ from engine.ai import SearchPlayer, swap_search
 from engine.ai.heuristic import HeuristicPlayer
 from engine.cards import RANK_OF
 from engine.views import ShitheadView
+from tests.conftest import examples
 
 PLAYOUTS = 40
 
@@ -71,7 +72,7 @@ def redeal_unseen(state: ShitheadState, seat: int, rng: random.Random) -> Shithe
     return other
 
 
-@settings(deadline=None, max_examples=12)
+@settings(deadline=None, max_examples=examples(12))
 @given(st.sampled_from(sorted(PRESETS)), st.integers(2, 5), st.integers(0, 2**32 - 1))
 def test_the_swap_reaches_its_arrangement_and_readies_whoever_asks(preset: str, seats: int, seed: int) -> None:
     """A new player with a new seed for every move, as the bot asks, while the others swap too."""
@@ -114,7 +115,7 @@ def test_the_swap_aims_at_the_same_arrangement_however_the_cards_lie_now() -> No
     assert swap_search.target(view_of(state, 1), PLAYOUTS) == aim
 
 
-@settings(deadline=None, max_examples=60)
+@settings(deadline=None, max_examples=examples(60))
 @given(st.sampled_from(sorted(PRESETS)), st.integers(2, 5), st.integers(0, 2**32 - 1))
 def test_the_other_seats_swap_in_the_sampled_deals_as_normal_does(preset: str, seats: int, seed: int) -> None:
     state = game(preset, seats, seed)
