@@ -187,7 +187,10 @@ async def test_killed_and_restarted_mid_game(fake: FakeTelegram, bot: BotProcess
     for player in trio:
         for version in fake.history(player.user_id):
             if asks_to_act(version.text) and version.version == 0:
-                keys = {(b.callback_data or "").split(":")[2] for b in version.buttons if b.callback_data}
+                # the buttons that carry the seat's keyboard version: a move, or a swap-phase pick
+                # (not the turn's "🚶 Away" button, which carries none)
+                data = [(b.callback_data or "").split(":") for b in version.buttons]
+                keys = {d[2] for d in data if d[0] in ("m", "p")}
                 turn_messages.update((player.user_id, key) for key in keys)
     assert turn_messages
     assert max(turn_messages.values()) == 1  # no turn was announced twice
