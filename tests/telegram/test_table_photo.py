@@ -4,8 +4,6 @@ refused, the text table for chats that ask for it, and the final ranking at the 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -20,22 +18,9 @@ from tests.conftest import FakeClock
 from tests.service.helpers import GROUP, lobby_with, make_service, play_humans_to_end, user
 from tests.support.fakebot import FakeTelegram
 from tests.support.fakebot.model import SeenMessage
+from tests.telegram.fakegame import bot, fake
 
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram() as server:
-        for n in range(2):
-            server.add_user(user(n).id, user(n).first_name)
-            server.start_bot(user(n).id)
-        server.add_group(GROUP, "Friends", [user(0).id, user(1).id])
-        yield server
-
-
-@pytest.fixture
-async def bot(fake: FakeTelegram) -> AsyncIterator[Bot]:
-    async with Bot(fake.token, base_url=fake.base_url, base_file_url=fake.base_file_url) as client:
-        yield client
+__all__ = ["bot", "fake"]  # fixtures, shared with the other tests through the fake
 
 
 class Table:
