@@ -202,7 +202,7 @@ class Delivery:
         first = min((int(n.data.get("seq", 0)) for n in moved), default=None)
         done = private.moved(page, seat, self._moves_since(b.game.moves, number, first))
         if NoticeKind.RESULT in kinds:  # the end: the game's last message to this player, a new one
-            if acted:
+            if acted or (seat.message_version and self._alone(b, number)):  # (a press left as it was)
                 await self._edit_private(b, number, done, 0)
             await self._send_private(b, number, private.result(page, seat), 0)
         elif wants_keyboard and acted and self._goes_on(b, number):  # played again: edited in place
@@ -212,13 +212,28 @@ class Delivery:
             # The new turn tells what happened since the last one, own moves included: the message the
             # player just pressed (or, in a private game, any older one) goes rather than being edited,
             # so a move against quick computers costs one send in the chat's one a second.
-            retire = acted or not self._in_group(b)
+            retire = acted or not self._in_group(b) or self._alone(b, number)
             turn = private.turn(page, seat)
             await self._send_private(b, number, turn, version, retried=retried, done=told, retire=retire)
+        elif acted and self._comes_back(b, number):
+            return  # the computers think; the next turn (or the end) replaces the message pressed on
         elif acted:
             await self._edit_private(b, number, done, version)
         elif moved:  # only moves the bot made for them: told in a new message that does not notify
             await self._send_private(b, number, done, 0, silent=True)
+
+    @staticmethod
+    def _alone(b: Batch, number: int) -> bool:
+        """Every other seat is a computer's: this player's messages are the only ones that ask."""
+        return all(s.computer_level for s in b.game.seats if s.number != number)
+
+    @classmethod
+    def _comes_back(cls, b: Batch, number: int) -> bool:
+        """A press against computers only, in play: they move until this seat's next turn or the end,
+        whose new message replaces the one pressed on — editing it first would cost a second send of
+        the private chat's one a second before the player may act again."""
+        seat = b.seat(number)
+        return b.game.is_active and not b.game.in_swap_phase and seat.place is None and cls._alone(b, number)
 
     @staticmethod
     def _goes_on(b: Batch, number: int) -> bool:

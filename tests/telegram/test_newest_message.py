@@ -7,14 +7,16 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from telegram import Bot
 
+from engine.ai import make_player
 from shithead_bot.service import Autoplay
 from shithead_bot.timers.sweeper import Sweeper
 from tests.conftest import FakeClock
 from tests.service.helpers import user
+from tests.service.test_levels import slow_hard
 from tests.support.fakebot import FakeTelegram
 from tests.telegram.fakegame import FakeGame, bot, fake
 
-__all__ = ["bot", "fake"]  # fixtures
+__all__ = ["bot", "fake", "slow_hard"]  # fixtures
 
 
 async def test_at_the_end_each_players_newest_message_is_their_result(
@@ -128,3 +130,41 @@ async def test_a_private_game_against_computers_keeps_one_turn_message_the_newes
         assert game.live(me) == [game.private(me)[-1]] == turns
         seen += 1
     assert seen > 3
+
+
+SENDS = {"sendmessage", "editmessagetext", "editmessagereplymarkup", "sendphoto", "editmessagemedia"}
+
+
+async def test_a_press_the_computers_think_after_costs_one_send_in_a_private_game(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot, slow_hard: list[str]
+) -> None:
+    """The press is answered first and the computers think after it: the message pressed on is not
+    edited to say what was played, since the next turn message (which tells it) replaces it — one
+    send of the private chat's one a second, not two, before the player may act again."""
+    game = FakeGame(sessions, clock, fake, bot)
+    game.game_id = (await game.service.open_private_game(user(0), computers=2, level="hard", chat_title="Me")).game_id
+    await game.deliver()
+    me, handed_back = user(0).id, 0
+    for _ in range(400):
+        view = await game.service.game_view(game.game_id)
+        if view.is_over or handed_back >= 3:
+            break
+        assert view.state is not None
+        move = make_player("normal", 0).choose(view.state.view(0))
+        result = await game.service.play(game.game_id, me, move, view.seat(0).keyboard_version)
+        if not result.thinking:
+            await game.deliver()
+            continue
+        fake.calls.clear()
+        await game.deliver()  # the press's own notices, while the computers think
+        await game.service.play_on(game.game_id)
+        await game.deliver()
+        after = await game.service.game_view(game.game_id)
+        if after.is_over or not after.may_act(0):
+            continue
+        sends = [c for c in fake.calls if c.method.lower() in SENDS and str(c.params.get("chat_id")) == str(me)]
+        assert len(sends) == 1, [c.method for c in sends]
+        assert game.live(me) == [game.private(me)[-1]]
+        assert "Your turn" in game.private(me)[-1].text
+        handed_back += 1
+    assert handed_back >= 3
