@@ -98,3 +98,39 @@ async def test_newgame_in_private_without_a_level_says_how_to_choose(
     await alice.command("/newgame grandmaster", chat_id=alice.user_id)
     usage = await fake.wait_for(lambda: find(fake, alice.user_id, alice.user_id, "Unknown game"), timeout=15)
     assert "easy, normal or hard" in usage.text
+
+
+async def test_a_press_is_answered_before_the_computers_think(
+    fake: FakeTelegram, database_url: str, players: list[Player]
+) -> None:
+    """Three computers taking 0.2 s a decision: the press is answered ("🤖 Thinking…") before they
+    move, and the next turn comes after — the spinner never waits on their search."""
+    slow = BotProcess(fake, database_url, extra_env=standin_env(200))
+    await slow.start()
+    try:
+        alice = players[0]
+        await start_all(fake, [alice])
+        me = Player(fake, alice.user_id, alice.name, group=alice.user_id)
+        await alice.command("/newgame hard 3", chat_id=alice.user_id)
+        thought = 0
+        for _ in range(12):
+            message = await fake.wait_for(me.live_message, timeout=30)
+            pressed_at = len(fake.calls)
+            toast = await me.press(message, me.choose(message))
+            await fake.wait_for(lambda m=message: me.live_message() not in (None, m) or game_over_for(fake, me), 30)
+            if toast != "🤖 Thinking…":
+                continue
+            calls = fake.calls[pressed_at:]
+            answered = next(i for i, c in enumerate(calls) if c.method == "answerCallbackQuery")
+            sent = next(i for i, c in enumerate(calls) if c.method == "sendMessage")
+            assert answered < sent, [c.method for c in calls]
+            thought += 1
+            if thought >= 2 or game_over_for(fake, me):
+                break
+        assert thought >= 1
+    finally:
+        await slow.stop()
+
+
+def game_over_for(fake: FakeTelegram, me: Player) -> bool:
+    return find(fake, me.user_id, me.user_id, "Game over") is not None
