@@ -139,6 +139,16 @@ async def running_bot(fake: FakeTelegram, database_url: str, **kwargs: object) -
         await bot.stop()
 
 
+async def bot_says(fake: FakeTelegram, as_user: int, text: str, chat_id: int = GROUP) -> str:
+    """The bot's newest message in the chat that contains ``text`` (waited for)."""
+
+    def said() -> str | None:
+        found = [m for m in fake.messages(chat_id, as_user=as_user) if m.from_bot and text in m.text]
+        return found[-1].text if found else None
+
+    return await fake.wait_for(said, timeout=15)
+
+
 def asks_to_act(text: str) -> bool:
     """A private game message that asks its reader to act: their turn, or the swap phase before Ready."""
     return "Your turn" in text or ("Swap phase" in text and "You are ready" not in text)

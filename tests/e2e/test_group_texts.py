@@ -6,18 +6,11 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.conftest import start_all
-from tests.e2e.harness import GROUP, BotProcess, Player, asks_to_act, find
+from tests.e2e.harness import GROUP, BotProcess, Player, asks_to_act, bot_says, find
 from tests.support.fakebot import FakeTelegram
 
 pytestmark = pytest.mark.slow
 
-
-async def bot_says(fake: FakeTelegram, as_user: int, text: str, chat_id: int = GROUP) -> str:
-    def said() -> str | None:
-        found = [m for m in fake.messages(chat_id, as_user=as_user) if m.from_bot and text in m.text]
-        return found[-1].text if found else None
-
-    return await fake.wait_for(said, timeout=15)
 
 
 async def test_confirmations_settings_and_quiet_answer_the_right_person(

@@ -12,6 +12,7 @@ from tests.e2e.harness import (
     GROUP,
     BotProcess,
     Player,
+    bot_says,
     current,
     find,
     has_button,
@@ -32,15 +33,6 @@ def db_rows(bot: BotProcess, query: str, *args: object) -> list[tuple[object, ..
     with sqlite3.connect(bot.database_url.split(":///", 1)[1]) as db:
         return db.execute(query, args).fetchall()
 
-
-async def bot_says(fake: FakeTelegram, as_user: int, text: str, chat_id: int = GROUP) -> str:
-    """The bot's newest message in the chat that contains ``text``."""
-
-    def said() -> str | None:
-        found = [m for m in fake.messages(chat_id, as_user=as_user) if m.from_bot and text in m.text]
-        return found[-1].text if found else None
-
-    return await fake.wait_for(said, timeout=15)
 
 
 async def test_an_anonymous_admin_runs_the_game_and_a_channel_runs_nothing(
