@@ -37,3 +37,33 @@ async def test_a_player_goes_away_is_played_for_and_comes_back(
         await alice.play_turn()
     assert bob.live_message() is not None or find(fake, GROUP, alice.user_id, "Game over")
     await play_until_over(fake, [alice, bob])
+
+
+async def test_going_away_by_a_button_answers_in_plain_words_and_the_choices_lose_their_buttons(
+    fake: FakeTelegram, bot: BotProcess, players: list[Player]
+) -> None:
+    """A toast cannot show a date_time entity (nor more than 200 characters): the press is answered
+    in a few plain words, and the message of durations becomes the full answer, without buttons."""
+    alice, bob = players[:2]
+    await start_all(fake, [alice, bob])
+    await start_game(fake, [alice, bob])
+    await bob.command("/away", chat_id=bob.user_id)
+    choices = await fake.wait_for(lambda: find(fake, bob.user_id, bob.user_id, "How long are you away"), timeout=15)
+    toast = await bob.press(choices, "1d")
+    assert toast is not None
+    assert "<" not in toast
+    assert len(toast) <= 200
+    assert "away" in toast.lower()
+    answered = await fake.wait_for(lambda: find(fake, bob.user_id, bob.user_id, "You are away until"), timeout=15)
+    assert answered.message_id == choices.message_id  # the question became its answer
+    assert not answered.buttons
+    assert answered.date_times()
+    await bob.command("/away", chat_id=bob.user_id)
+    again = await fake.wait_for(
+        lambda: next((m for m in bob.private() if "How long" in m.text and m.message_id > choices.message_id), None),
+        timeout=15,
+    )
+    toast = await bob.press(again, "👋 I am back")
+    assert toast is not None
+    assert "Welcome back" in toast
+    assert not next(m for m in bob.private() if m.message_id == again.message_id).buttons

@@ -3,21 +3,26 @@ turns in every game until then; /back (or any press of a game's button) ends it 
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 from telegram import Update
+from telegram.constants import ParseMode
+from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from shithead_bot.service import ServiceError
 from shithead_bot.telegram import keyboards
 from shithead_bot.telegram.callback_data import Action, Button
-from shithead_bot.telegram.context import BotContext, bot_context, is_private, person, texts, user_info
+from shithead_bot.telegram.context import BotContext, bot_context, is_private, language_of, person, texts, user_info
 from shithead_bot.telegram.handlers.chat_settings import in_words
 from shithead_bot.telegram.handlers.presses import Done, Press, presser
 from shithead_bot.telegram.parsing import SettingError, parse_away
-from shithead_bot.telegram.render.away import away_choices_text, away_refused, away_text, back_text
+from shithead_bot.telegram.render.away import away_choices_text, away_refused, away_text, away_toast, back_text
 from shithead_bot.telegram.render.common import esc
 from shithead_bot.telegram.replies import refusal, reply, reply_privately
+
+log = logging.getLogger(__name__)
 
 
 async def away(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -68,7 +73,9 @@ async def away_button(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotCon
         done = await ctx.service.come_back(presser(update))
         for game_id in done.game_ids if done else []:
             await ctx.deliver(game_id)
-        return Done(back_text(done is not None, t))
+        said = back_text(done is not None, t)
+        await settle_pressed(update, esc(said) if is_choices(update) else None)
+        return Done(said)
     if not b.argument:
         until = await ctx.service.away_until(presser(update))
         choices = keyboards.away_choices(ctx.codec, b.game_id, t.gettext, until is not None)
@@ -80,7 +87,29 @@ async def away_button(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotCon
     for game_id in gone.game_ids:
         await ctx.deliver(game_id)
     assert gone.until is not None
-    return Done(away_text(gone.until, len(gone.game_ids), t)[:190])
+    await settle_pressed(update, away_text(gone.until, len(gone.game_ids), t))  # a toast shows no entity
+    return Done(away_toast(gone.until, ctx.service.clock(), language_of(update), t))
+
+
+def is_choices(update: Update) -> bool:
+    """Pressed on /away's durations (not on a game message's lone "I am back")."""
+    message = update.effective_message
+    markup = message.reply_markup if message is not None else None
+    return markup is not None and sum(len(row) for row in markup.inline_keyboard) > 1
+
+
+async def settle_pressed(update: Update, html: str | None) -> None:
+    """The pressed message is no longer a question: it becomes the answer (``html``), or loses its
+    buttons. A message gone or unchanged meanwhile is no matter."""
+    query = update.callback_query
+    assert query is not None
+    try:
+        if html is None:
+            await query.edit_message_reply_markup(None)
+        else:
+            await query.edit_message_text(html, parse_mode=ParseMode.HTML, reply_markup=None)
+    except BadRequest as exc:
+        log.debug("away: the pressed message not edited: %s", exc)
 
 
 PRESSES: dict[Action, Press] = {Action.AWAY: away_button}

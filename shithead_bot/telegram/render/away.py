@@ -5,7 +5,7 @@ from __future__ import annotations
 import gettext
 from datetime import datetime
 
-from shithead_bot.telegram.render.common import time_tag
+from shithead_bot.telegram.render.common import clock_text, time_tag
 
 
 def away_text(until: datetime, games: int, t: gettext.NullTranslations) -> str:
@@ -24,6 +24,12 @@ def away_text(until: datetime, games: int, t: gettext.NullTranslations) -> str:
             games,
         )
     return "\n".join([head.format(when=when, n=games), _("Back sooner? /back, or press any button of a game.")])
+
+
+def away_toast(until: datetime, now: datetime, language: str, t: gettext.NullTranslations) -> str:
+    """A press's short answer to going away: plain words (a toast shows no time entity), the time
+    in UTC and the reader's language."""
+    return t.gettext("🌴 You are away until {when}.").format(when=clock_text(until, now, "UTC", language))
 
 
 def back_text(was_away: bool, t: gettext.NullTranslations) -> str:
