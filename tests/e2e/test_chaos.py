@@ -170,10 +170,12 @@ async def test_chaos(fake: FakeTelegram, pg_db_url: str) -> None:
         await asyncio.gather(*tasks)
         fake.duplicate_deliveries(1)
         outbox = Outbox(service.sessions)
-        for _ in range(120):
-            if await outbox.pending() == 0:
+        for _ in range(240):  # the faults are over: what waits out its pause goes now, as after an
+            if await outbox.pending() == 0:  # outage (a notice that failed often would wait minutes)
                 break
+            await outbox.retry_now()
             await asyncio.sleep(0.5)
+        assert await outbox.pending() == 0, "the outbox did not drain after the faults"
         await asyncio.sleep(2)
         await check(run, service)
     finally:
