@@ -265,7 +265,7 @@ def main() -> None:
     parser.add_argument("--think", type=float, nargs="+", default=[0.0, 0.5], help="seconds before each press")
     parser.add_argument("--computers", metavar="LEVEL", help="one human against three computers of LEVEL")
     parser.add_argument("--decision-ms", type=float, default=0, help="the hard level's stand-in: ms of CPU a decision")
-    parser.add_argument("--alongside", type=int, default=0, help="two-player games played meanwhile (their p50/p95/p99)")
+    parser.add_argument("--alongside", type=int, default=0, help="two-player games played meanwhile (p50/p95/p99)")
     parser.add_argument("--inline", action="store_true", help="decide on the event loop (for comparison)")
     parser.add_argument("--rounds", type=int, default=1, help="sets of games played one after another")
     parser.add_argument("--private", action="store_true", help="with --computers: a private game (/newgame)")

@@ -113,7 +113,8 @@ def move_label(page: Page, move: Move, view: ShitheadView | None = None) -> str:
 
 
 def swap(page: Page, view: ShitheadView, version: int, picked: int | None) -> Keyboard:
-    """Swap phase: the hand cards to pick; once one is picked, the face-up cards it may swap with."""
+    """Swap phase: the hand cards to pick; once one is picked, the face-up cards it may swap with;
+    Ready, and going away (a stand-in swaps as a computer does)."""
     _ = page._
     swaps = [m for m in view.legal_moves if isinstance(m, Swap)]
     if picked is None:
@@ -127,7 +128,7 @@ def swap(page: Page, view: ShitheadView, version: int, picked: int | None) -> Ke
         ]
         buttons.append(page.button(_("↩ Back"), Action.PICK, version, ""))
     keyboard = rows(buttons)
-    keyboard.append([page.button(_("✅ Ready"), Action.MOVE, version, "r")])
+    keyboard.append([page.button(_("✅ Ready"), Action.MOVE, version, "r"), page.button(_("🌴 Away…"), Action.AWAY)])
     return keyboard
 
 

@@ -47,6 +47,8 @@ async def test_going_away_by_a_button_answers_in_plain_words_and_the_choices_los
     alice, bob = players[:2]
     await start_all(fake, [alice, bob])
     await start_game(fake, [alice, bob])
+    swap = await fake.wait_for(bob.live_message, timeout=15)
+    assert "🌴 Away…" in [b.text for b in swap.buttons]  # from the swap phase on, as on every turn
     await bob.command("/away", chat_id=bob.user_id)
     choices = await fake.wait_for(lambda: find(fake, bob.user_id, bob.user_id, "How long are you away"), timeout=15)
     toast = await bob.press(choices, "1d")
