@@ -5,6 +5,7 @@
     python bench/service.py --profile             # where the time of one move goes (cProfile)
     python bench/service.py --breakdown           # engine and game logic vs database access, per move
     python bench/service.py --stored 10000        # also with 10,000 finished games stored
+    python bench/service.py --sessions            # database sessions per press, delivery included
 
 Two human players per game (no computers, so one call is one move); each timed call is one
 ``GameService.play`` — load and lock the game, check the version, apply, log, outbox, commit.
@@ -160,6 +161,66 @@ async def breakdown(url: str, moves: int = 200) -> dict[str, object]:
     }
 
 
+async def sessions_per_press(url: str, moves: int = 60) -> dict[str, object]:
+    """Database sessions (transactions begun) per button press: the use case and the delivery of
+    its notices through the real sender to the fake Bot API (``BotContext.deliver``), two humans
+    in a group. The update's once-only check (``take_update``) is one more, not counted here."""
+    from sqlalchemy import event
+    from sqlalchemy.orm import Session
+    from telegram import Bot
+
+    from shithead_bot.config import Settings
+    from shithead_bot.service import Outbox
+    from shithead_bot.telegram.callback_data import Codec
+    from shithead_bot.telegram.context import BotContext
+    from shithead_bot.telegram.deliver import Delivery
+    from tests.support.fakebot import FakeTelegram
+
+    engine = make_engine(url)
+    sessions = make_sessionmaker(engine)
+    service = GameService(sessions)
+    begun = [0]
+
+    def count(*_: object) -> None:
+        begun[0] += 1
+
+    event.listen(Session, "after_begin", count)
+    counts: list[int] = []
+    try:
+        async with FakeTelegram() as fake:
+            players = [UserInfo(10 + i, f"P{i}") for i in range(2)]  # as new_game(service, -1) seats them
+            for p in players:
+                fake.add_user(p.id, p.first_name)
+                fake.start_bot(p.id)
+            fake.add_group(-1, "Bench", [p.id for p in players])
+            async with Bot(fake.token, base_url=fake.base_url, base_file_url=fake.base_file_url) as bot:
+                delivery = Delivery(bot, service, Codec(b"k"), "bench_bot", table_seconds=0)
+                ctx = BotContext(service, Outbox(sessions), delivery, Codec(b"k"), Settings(), "bench_bot")
+                game_id = await new_game(service, -1)
+                await ctx.deliver(game_id)
+                bots = [make_player("heuristic", i) for i in range(2)]
+                for _ in range(moves):
+                    game = await service.game_view(game_id)
+                    if game.state is None or game.state.is_over:
+                        break
+                    seat = game.seat(game.state.seats_to_act()[0])
+                    move = bots[seat.number].choose(game.state.view(seat.number))
+                    before = begun[0]
+                    await service.play(game_id, seat.player_id or 0, move, seat.keyboard_version)
+                    await ctx.deliver(game_id)
+                    counts.append(begun[0] - before)
+    finally:
+        event.remove(Session, "after_begin", count)
+        await engine.dispose()
+    return {
+        "database": url.split("+")[0],
+        "presses": len(counts),
+        "sessions_mean": round(statistics.mean(counts), 2),
+        "sessions_max": max(counts),
+        "sessions_min": min(counts),
+    }
+
+
 def profile(url: str) -> None:
     profiler = cProfile.Profile()
     profiler.enable()
@@ -177,8 +238,14 @@ def main() -> None:
     parser.add_argument("--stored", type=int, nargs="+", default=[0], help="finished games stored beforehand")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--breakdown", action="store_true", help="engine and logic vs database access")
+    parser.add_argument("--sessions", action="store_true", help="database sessions per press, delivery included")
     args = parser.parse_args()
     urls = databases()
+    if args.sessions:
+        for url in urls:
+            row = asyncio.run(sessions_per_press(fresh(url)))
+            print(json.dumps(row) if args.json else "  ".join(f"{k}={v}" for k, v in row.items()), flush=True)
+        return
     if args.profile:
         profile(urls[0])
         return
