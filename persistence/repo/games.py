@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -134,6 +135,22 @@ async def private_message_ids(*, session: AsyncSession, player_id: int) -> set[i
         .where(col(Seat.player_id) == player_id, col(Game.status).in_(OPEN_STATUSES))
     )
     return {int(i) for row in (await session.execute(query)).all() for i in row if i is not None}
+
+
+async def private_message_ids_of(*, session: AsyncSession, player_ids: Sequence[int]) -> dict[int, set[int]]:
+    """:func:`private_message_ids` of several players, in one query."""
+    found: dict[int, set[int]] = {player_id: set() for player_id in player_ids}
+    if not player_ids:
+        return found
+    query = (
+        select(col(Seat.player_id), col(Seat.private_message_id), col(Seat.reminder_message_id))
+        .join(Game, col(Game.id) == col(Seat.game_id))
+        .where(col(Seat.player_id).in_(player_ids), col(Game.status).in_(OPEN_STATUSES))
+    )
+    for player_id, private_id, reminder_id in (await session.execute(query)).all():
+        if player_id is not None:
+            found[int(player_id)].update(int(i) for i in (private_id, reminder_id) if i is not None)
+    return found
 
 
 async def open_game_in_chat(*, session: AsyncSession, chat_id: int) -> Game | None:

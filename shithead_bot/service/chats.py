@@ -151,15 +151,20 @@ async def _chat_or_raise(session: AsyncSession, chat_id: int) -> Chat:
 async def bot_removed(core: Core, chat_id: int) -> Result | None:
     """The bot was removed from a group (or may no longer post there): its game is paused."""
     async with core.transaction() as session:
-        chat = await repo.get_chat(session=session, chat_id=chat_id)
-        if chat is not None:
-            chat.bot_present = False
-        game = await repo.open_game_in_chat(session=session, chat_id=chat_id)
-        if game is None or game.status not in ACTIVE:
-            return None
-        tx = await core.load(session, game.id or 0)
-        pause(tx, core.settings)
-        return await core.commit(tx)
+        return await silenced(core, session, chat_id)
+
+
+async def silenced(core: Core, session: AsyncSession, chat_id: int) -> Result | None:
+    """:func:`bot_removed` inside a transaction of the caller's (the outbox writing a delivery report)."""
+    chat = await repo.get_chat(session=session, chat_id=chat_id)
+    if chat is not None:
+        chat.bot_present = False
+    game = await repo.open_game_in_chat(session=session, chat_id=chat_id)
+    if game is None or game.status not in ACTIVE:
+        return None
+    tx = await core.load(session, game.id or 0)
+    pause(tx, core.settings)
+    return await core.commit(tx)
 
 
 async def bot_added(core: Core, chat_id: int, kind: str, title: str) -> Result | None:

@@ -1,0 +1,89 @@
+"""Plan, then send: what the outbox hands a sender, and what the sender hands back.
+
+A :class:`Plan` is one game's claimed notices with everything needed to render and send them, read
+in the session that claimed them: the game as it is now with its newest moves, and the message ids
+the bot keeps in its players' private chats. The sender renders and sends, and calls nothing back;
+what it learnt on the way — the messages it posted and must be able to edit later, the players it
+could not reach, the chat that migrated, the group that removed or muted the bot — comes back in a
+:class:`Report`, which the outbox writes in the transaction that marks the notices delivered
+(also when the sender stopped half-way: what went out is recorded with its delivered marks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from shithead_bot.service.notices import Notice
+from shithead_bot.service.snapshot import GameSnapshot
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One game's notices to send now, in order, and what rendering and sending them needs."""
+
+    game: GameSnapshot  # the game, its seats and chat, with its newest moves
+    notices: tuple[Notice, ...]
+    # player id -> the message ids recorded in their private chat (their open games): what
+    # an orphan keyboard of a crashed attempt is told apart from
+    known: Mapping[int, frozenset[int]] = field(default_factory=dict)
+
+    @property
+    def game_id(self) -> int:
+        return self.game.game.id
+
+    @property
+    def retried(self) -> bool:
+        """An earlier attempt may have sent some of these before it died, unrecorded."""
+        return any(n.attempts > 1 for n in self.notices)
+
+
+@dataclass(frozen=True)
+class PrivateMessage:
+    """A seat's private game message and the keyboard version it shows (0: no buttons)."""
+
+    message_id: int
+    version: int
+
+
+@dataclass
+class Report:
+    """What a sender did with a plan (or a /hand): filled in as it goes, written by the outbox.
+
+    Message ids are the newest per seat or per game: a batch that posts a seat's message twice
+    reports the second. None as a reminder id: the reminder was deleted.
+    """
+
+    game_id: int
+    sent: list[int] = field(default_factory=list)  # notice ids that went out (or were dropped for good)
+    deferred: dict[int, datetime] = field(default_factory=dict)  # notice id -> not before (the group's rate)
+    private: dict[int, PrivateMessage] = field(default_factory=dict)  # seat -> its private message
+    reminders: dict[int, int | None] = field(default_factory=dict)  # seat -> its reminder message
+    lobby_message_id: int | None = None  # a new lobby message
+    table_message_id: int | None = None  # a new table message…
+    table_is_picture: bool | None = None  # …and whether it is a photo
+    topic_closed: bool = False  # the game's forum topic is gone: it goes on in General
+    unreachable: set[int] = field(default_factory=set)  # player ids that blocked the bot or never started it
+    migrated: list[tuple[int, int]] = field(default_factory=list)  # (old chat id, new): a group became a supergroup
+    silenced: set[int] = field(default_factory=set)  # chat ids that removed or muted the bot: their game pauses
+
+    def game_messages(self) -> dict[str, int | bool | None]:
+        """The game row's message columns to change."""
+        columns: dict[str, int | bool | None] = {}
+        if self.lobby_message_id is not None:
+            columns["lobby_message_id"] = self.lobby_message_id
+        if self.table_message_id is not None:
+            columns["table_message_id"] = self.table_message_id
+        if self.table_is_picture is not None:
+            columns["table_is_picture"] = self.table_is_picture
+        if self.topic_closed:
+            columns["message_thread_id"] = None
+        return columns
+
+    @property
+    def empty(self) -> bool:
+        """Nothing to write but the notices' marks."""
+        return not (
+            self.private or self.reminders or self.game_messages() or self.unreachable or self.migrated or self.silenced
+        )
