@@ -194,8 +194,9 @@ async def sessions_per_press(url: str, moves: int = 60) -> dict[str, object]:
                 fake.start_bot(p.id)
             fake.add_group(-1, "Bench", [p.id for p in players])
             async with Bot(fake.token, base_url=fake.base_url, base_file_url=fake.base_file_url) as bot:
-                delivery = Delivery(bot, service, Codec(b"k"), "bench_bot", table_seconds=0)
-                ctx = BotContext(service, Outbox(sessions), delivery, Codec(b"k"), Settings(), "bench_bot")
+                delivery = Delivery(bot, Codec(b"k"), "bench_bot", table_seconds=0)
+                outbox = Outbox(sessions, core=service)
+                ctx = BotContext(service, outbox, delivery, Codec(b"k"), Settings(), "bench_bot")
                 game_id = await new_game(service, -1)
                 await ctx.deliver(game_id)
                 bots = [make_player("heuristic", i) for i in range(2)]

@@ -1,9 +1,17 @@
-"""Delivering the outbox: at least once, game by game, in order.
+"""Delivering the outbox: at least once, game by game, in order; plan, then send.
 
 A worker claims undelivered notices for a short lease (so two workers never send the same ones at
-once), hands each game's notices to the sender in order, and marks them delivered once the sender
-returns. If the sender fails, the notices go back to the outbox and are tried again later; if the
-process dies, the lease runs out and another worker (or the restarted one) takes them.
+once) and, in the same session, reads what sending them needs: each game's claimed notices become a
+:class:`Plan` (the game with its newest moves, the message ids known in its players' private
+chats). The sender renders and sends a plan without calling the service, and returns a
+:class:`Report`; one transaction then marks the notices delivered, writes the report (the message
+ids to keep editing, players who cannot be reached, a migrated chat, a group that silenced the bot:
+its game pauses) and claims the game's next notices, written meanwhile (a computer moved, a timer
+fired), as the next plan. So a press costs three sessions: the use case, the claim, the report.
+If the sender fails, what it sent is recorded all the same and the rest goes back to the outbox, to
+be tried again later; if the process dies, the lease runs out and another worker (or the restarted
+one) takes the notices, and the sender, seeing a retried plan, clears the keyboards of copies it may
+have sent unrecorded.
 
 Telegram has bad minutes: a failure that passes (the network, a timeout, a 5xx, a 429) never gives a
 notice up while it is younger than :data:`GIVE_UP_AGE`; it is tried again after a pause that doubles
@@ -16,27 +24,41 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from itertools import groupby
+from typing import TypeVar
 
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from persistence import repo
+from persistence.models import Outbox as OutboxRow
 from persistence.models import utcnow
+from shithead_bot.service.chats import silenced
+from shithead_bot.service.errors import GameNotFoundError
 from shithead_bot.service.notices import Notice, NoticeKind
+from shithead_bot.service.report import Plan, Report
+from shithead_bot.service.snapshot import moves_of
+from shithead_bot.service.unit import Core
 from shithead_bot.service.unit import is_transient as is_transient_db
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
-# A sender sends a game's notices in order and may put some off: it returns {notice id: not before}.
-Sender = Callable[[list[Notice]], Awaitable[dict[int, datetime] | None]]
+# A sender sends a game's notices in order (it may put some off) and tells what it did.
+Sender = Callable[[Plan], Awaitable[Report]]
 LATEST_ONLY = (NoticeKind.TABLE, NoticeKind.LOBBY)  # rendered from the current state: only the newest matters
 MAX_ATTEMPTS = 12  # a notice failing for another reason than an outage is given up after this many tries
 FIRST_PAUSE = timedelta(seconds=5)  # after a failed try; doubled after each further one…
 LONGEST_PAUSE = timedelta(minutes=5)  # …up to this
 GIVE_UP_AGE = timedelta(days=1)  # a notice failing for a passing reason is kept this long
 TRANSIENT = (OSError, TimeoutError)  # connection refused or reset, timed out
+MOVES = 40  # the newest moves a plan carries (the private messages tell a turn's moves)
+# A game's delivery claims its next notices (written while it sent) with each report, until none
+# are left: a round takes only what use cases wrote during the round before, so a chain ends when
+# the game rests. Past this many rounds (a game that never rests) the sweep takes the rest.
+ROUNDS = 20
 
 
 def pause_after(attempts: int) -> timedelta:
@@ -45,16 +67,21 @@ def pause_after(attempts: int) -> timedelta:
 
 
 class PartialDelivery(Exception):
-    """A sender got some of a batch's notices out before failing: those count as delivered."""
+    """A sender got some of a plan's notices out before failing: its report says which (those count
+    as delivered) and what it learnt meanwhile (written all the same)."""
 
     def __init__(
-        self, done: Sequence[int], cause: BaseException, wait: timedelta | None = None, *, transient: bool = False
+        self, report: Report, cause: BaseException, wait: timedelta | None = None, *, transient: bool = False
     ) -> None:
-        super().__init__(f"{len(done)} sent, then {cause!r}")
-        self.done = list(done)
+        super().__init__(f"{len(report.sent)} sent, then {cause!r}")
+        self.report = report
         self.cause = cause
         self.wait = wait  # the send rate is used up: try the rest after this, and it is no failure
         self.transient = transient  # the failure passes (an outage): keep trying for a day
+
+    @property
+    def done(self) -> list[int]:
+        return self.report.sent
 
 
 def is_transient(exc: BaseException) -> bool:
@@ -71,75 +98,167 @@ class Outbox:
         *,
         clock: Callable[[], datetime] = utcnow,
         lease: timedelta = timedelta(seconds=30),
+        core: Core | None = None,
     ) -> None:
         self.sessions = sessions
         self.clock = clock
         self.lease = lease
+        self.core = core or Core(sessions, clock=clock)  # reads the games; pauses a silenced chat's
 
     async def deliver(
         self, sender: Sender, *, game_id: int | None = None, limit: int = 200, older_than: timedelta | None = None
     ) -> int:
         """Send what is pending (of one game, or all — with ``older_than``, only leftovers that the
-        use case's own delivery did not take); games' batches go out concurrently, each in order.
-        Returns how many notices were delivered."""
+        use case's own delivery did not take); games' plans go out concurrently, each in order, each
+        followed by the game's newer notices. Returns how many notices were delivered."""
         async with self.sessions() as session, session.begin():
-            now = self.clock()
-            rows = await repo.claim_outbox(
-                session=session, now=now, lease=self.lease, limit=limit, game_id=game_id, older_than=older_than
-            )
-            rows.sort(key=lambda r: (r.game_id or 0, r.id or 0))  # each game's notices together, in order
-            batches = [
-                [Notice.from_row(r.kind, r.game_id or 0, r.payload, r.id, r.attempts) for r in group]
-                for _, group in groupby(rows, key=lambda r: r.game_id)
-            ]
-        catch_up = older_than is not None
-        return sum(await asyncio.gather(*(self._send_and_catch_up(sender, batch, catch_up) for batch in batches)))
+            plans = await self._claim(session, game_id=game_id, limit=limit, older_than=older_than)
+        return sum(await asyncio.gather(*(self._rounds(sender, plan) for plan in plans)))
 
-    async def _send_and_catch_up(self, sender: Sender, batch: list[Notice], catch_up: bool) -> int:
-        """A batch; then, for the sweep, the game's newer notices: the delivery of the use case that
-        wrote them found the game busy with this batch and left them (see ``claim_outbox``)."""
-        sent = await self._send(sender, batch)
-        for _ in range(20 if catch_up else 0):  # until the game has nothing more to send now
-            more = await self.deliver(sender, game_id=batch[0].game_id)
-            sent += more
-            if not more:
-                break
+    async def _rounds(self, sender: Sender, plan: Plan) -> int:
+        sent, next_plan = 0, plan
+        for _ in range(ROUNDS):
+            done, following = await self._send(sender, next_plan)
+            sent += done
+            if following is None:
+                return sent
+            next_plan = following
+        async with self.sessions() as session, session.begin():  # claimed, not sent: back, for the sweep
+            ids = [n.id or 0 for n in next_plan.notices]
+            await repo.defer_outbox(session=session, ids=ids, until=self.clock(), uncount=True)
         return sent
 
-    async def _send(self, sender: Sender, batch: list[Notice]) -> int:
-        ids = [n.id for n in batch if n.id is not None]
+    async def _claim(
+        self,
+        session: AsyncSession,
+        *,
+        game_id: int | None = None,
+        limit: int = 200,
+        older_than: timedelta | None = None,
+    ) -> list[Plan]:
+        """Claim pending notices and read, in this session, what sending them needs: a plan per game."""
+        now = self.clock()
+        rows = await repo.claim_outbox(
+            session=session, now=now, lease=self.lease, limit=limit, game_id=game_id, older_than=older_than
+        )
+        rows.sort(key=lambda r: (r.game_id or 0, r.id or 0))  # each game's notices together, in order
+        plans = []
+        for game, group in groupby(rows, key=lambda r: r.game_id or 0):
+            plan = await self._plan(session, game, list(group))
+            if plan is not None:
+                plans.append(plan)
+        return plans
+
+    async def _plan(self, session: AsyncSession, game_id: int, rows: list[OutboxRow]) -> Plan | None:
+        notices = tuple(Notice.from_row(r.kind, game_id, r.payload, r.id, r.attempts) for r in rows)
+        tx = await self.core.read(session, game_id, lock=False)
+        if tx is None:  # cannot be rendered: failed, like a sender's error
+            cause = GameNotFoundError(f"no game {game_id}")
+            await self._release(session, list(notices), cause, transient=False, now=self.clock())
+            return None
+        moves = moves_of(await repo.last_moves(session=session, game_id=game_id, count=MOVES))
+        players = [s.player_id for s in tx.seats if s.player_id is not None]
+        known = await repo.private_message_ids_of(session=session, player_ids=players)
+        return Plan(tx.snapshot(moves), notices, {p: frozenset(ids) for p, ids in known.items()})
+
+    async def _send(self, sender: Sender, plan: Plan) -> tuple[int, Plan | None]:
+        """One plan: sent, then its report written with the delivered marks and, when all went well,
+        the game's next notices claimed in the same transaction (None: the game rests). If that
+        transaction is lost (the database dropped the connection), it is as if the process died
+        after sending: the notices come back when their lease runs out, and the sender, seeing
+        them retried, takes the keyboards off the copies it cannot find recorded."""
         try:
-            deferred = await sender(batch) or {}
-        except Exception as exc:  # the sender's failure must not lose the notices
-            done = exc.done if isinstance(exc, PartialDelivery) else []
+            report = await sender(plan)
+        except Exception as exc:  # the sender's failure must not lose the notices, nor what it sent
+            partial = exc.report if isinstance(exc, PartialDelivery) else Report(plan.game_id)
             cause = exc.cause if isinstance(exc, PartialDelivery) else exc
-            log.warning(
-                "delivery for game %s stopped after %d of %d notices: %r", batch[0].game_id, len(done), len(ids), cause
-            )
-            async with self.sessions() as session, session.begin():
-                now = self.clock()
-                await repo.mark_delivered(session=session, ids=done, now=now)
-                failed = [n for n in batch if n.id is not None and n.id not in done]
-                wait = exc.wait if isinstance(exc, PartialDelivery) else None
-                if wait is not None:  # the send rate is used up: later, and no failure
-                    later = [n.id or 0 for n in failed]
-                    await repo.defer_outbox(session=session, ids=later, until=now + wait, uncount=True)
-                    return len(done)
-                await self._release(session, failed, cause, transient=is_transient(exc), now=now)
-            return len(done)
-        done = [i for i in ids if i not in deferred]
+            wait = exc.wait if isinstance(exc, PartialDelivery) else None
+            done = await self._written(plan, self._fail(plan, partial, cause, wait, transient=is_transient(exc)))
+            return (0 if done is None else len(done)), None
+        written = await self._written(plan, self._succeed(plan, report))
+        if written is None:
+            return 0, None
+        done, following = written
+        return len(done), following
+
+    async def _written(self, plan: Plan, write: Awaitable[T]) -> T | None:
+        try:
+            return await write
+        except DBAPIError as exc:
+            if not is_transient_db(exc):
+                raise
+            log.warning("game %s: the delivery report was lost (%s); the lease brings it back", plan.game_id, exc)
+            return None
+
+    async def _fail(
+        self, plan: Plan, report: Report, cause: BaseException, wait: timedelta | None, *, transient: bool
+    ) -> list[int]:
+        ids = [n.id for n in plan.notices if n.id is not None]
+        done = [i for i in ids if i in set(report.sent)]
+        log.warning("delivery for game %s stopped after %d of %d notices: %r", plan.game_id, len(done), len(ids), cause)
         async with self.sessions() as session, session.begin():
             now = self.clock()
+            await self.write(session, report)
             await repo.mark_delivered(session=session, ids=done, now=now)
-            for notice_id, until in deferred.items():
+            failed = [n for n in plan.notices if n.id is not None and n.id not in done]
+            if wait is not None:  # the send rate is used up: later, and no failure
+                later = [n.id or 0 for n in failed]
+                await repo.defer_outbox(session=session, ids=later, until=now + wait, uncount=True)
+            else:
+                await self._release(session, failed, cause, transient=transient, now=now)
+        return done
+
+    async def _succeed(self, plan: Plan, report: Report) -> tuple[list[int], Plan | None]:
+        ids = [n.id for n in plan.notices if n.id is not None]
+        done = [i for i in ids if i not in report.deferred]
+        async with self.sessions() as session, session.begin():
+            now = self.clock()
+            await self.write(session, report)
+            await repo.mark_delivered(session=session, ids=done, now=now)
+            for notice_id, until in report.deferred.items():
                 await repo.defer_outbox(session=session, ids=[notice_id], until=until)
             for kind in LATEST_ONLY:
-                sent = [n.id for n in batch if n.kind == kind and n.id is not None and n.id not in deferred]
+                sent = [n.id for n in plan.notices if n.kind == kind and n.id is not None and n.id in done]
                 if sent:
                     await repo.supersede_outbox(
-                        session=session, game_id=batch[0].game_id, kinds=[kind], before_id=max(sent), now=now
+                        session=session, game_id=plan.game_id, kinds=[kind], before_id=max(sent), now=now
                     )
-        return len(done)
+            following = await self._claim(session, game_id=plan.game_id)
+        return done, following[0] if following else None
+
+    async def record(self, report: Report) -> None:
+        """Write a report that delivered no notices (a /hand: a copy of a player's message)."""
+        async with self.sessions() as session, session.begin():
+            await self.write(session, report)
+
+    async def write(self, session: AsyncSession, report: Report) -> None:
+        """What a sender learnt, in the caller's transaction: a migrated chat first (what follows
+        names the new one), the messages to keep editing, the players it cannot write to, and the
+        chats that removed or muted the bot — their game pauses (notices of its own, written here)."""
+        if report.empty:
+            return
+        for old_id, new_id in report.migrated:
+            await repo.migrate_chat(session=session, old_id=old_id, new_id=new_id)
+        for number, message in report.private.items():
+            await repo.set_seat_message(
+                session=session,
+                game_id=report.game_id,
+                number=number,
+                message_id=message.message_id,
+                version=message.version,
+            )
+        for number, reminder_id in report.reminders.items():
+            await repo.set_reminder_message(
+                session=session, game_id=report.game_id, number=number, message_id=reminder_id
+            )
+        if columns := report.game_messages():
+            await repo.set_game_messages(session=session, game_id=report.game_id, **columns)
+        for player_id in sorted(report.unreachable):
+            player = await repo.get_player(session=session, player_id=player_id)
+            if player is not None:
+                player.can_message = False
+        for chat_id in sorted(report.silenced):
+            await silenced(self.core, session, chat_id)
 
     @staticmethod
     async def _release(

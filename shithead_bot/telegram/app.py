@@ -139,8 +139,8 @@ async def _post_init(app: Application) -> None:
     key = hashlib.sha256(b"shithead-callback:" + app.bot_data["token"].encode()).digest()
     codec = Codec(key)
     username = app.bot.username
-    outbox = Outbox(service.sessions, lease=timedelta(seconds=settings.outbox_lease_seconds))
-    delivery = Delivery(app.bot, service, codec, username, table_seconds=settings.table_edit_seconds)
+    outbox = Outbox(service.sessions, lease=timedelta(seconds=settings.outbox_lease_seconds), core=service)
+    delivery = Delivery(app.bot, codec, username, table_seconds=settings.table_edit_seconds)
     bot_ctx = BotContext(service, outbox, delivery, codec, settings, username)
     bot_ctx.sweeper = Sweeper(service, bot_ctx.deliver)
     app.bot_data[KEY] = bot_ctx

@@ -13,7 +13,7 @@ from telegram.ext import ContextTypes
 
 from shithead_bot.config import Settings
 from shithead_bot.i18n import pick_language, translations
-from shithead_bot.service import GameService, Outbox, ServiceError, UserInfo
+from shithead_bot.service import GameService, GameSnapshot, Outbox, SeatSnapshot, ServiceError, UserInfo
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.deliver import Delivery, PlayerUnreachableError
 from shithead_bot.timers.sweeper import Sweeper
@@ -36,17 +36,13 @@ class BotContext:
     sweeper: Sweeper | None = None
 
     async def deliver(self, game_id: int | None) -> int:
-        """Send a game's pending notices now (one sender per game in this process)."""
+        """Send a game's pending notices now (one sender per game in this process). The outbox
+        follows on with what the game wrote meanwhile, claimed with each report: no loop here."""
         if game_id is None:
             return 0
         lock = self.locks.setdefault(game_id, asyncio.Lock())
-        total = 0
         async with lock:
-            for _ in range(20):
-                sent = await self.outbox.deliver(self.delivery, game_id=game_id)
-                total += sent
-                if not sent:
-                    break
+            total = await self.outbox.deliver(self.delivery, game_id=game_id)
         if not lock.locked():
             self.locks.pop(game_id, None)
         return total
@@ -70,9 +66,17 @@ class BotContext:
             seat = game.seat(found.seat.number)
             if game.may_act(seat.number):
                 try:
-                    await self.delivery.send_hand(game, seat)
+                    await self.send_hand(game, seat)
                 except PlayerUnreachableError:
                     return
+
+    async def send_hand(self, game: GameSnapshot, seat: SeatSnapshot) -> None:
+        """A fresh copy of a seat's private message; its report written as a delivery's is.
+        PlayerUnreachableError if the player blocked the bot or never started it."""
+        report = await self.delivery.send_hand(game, seat)
+        await self.outbox.record(report)
+        if seat.player_id in report.unreachable:
+            raise PlayerUnreachableError(f"player {seat.player_id} cannot be messaged")
 
     def deep_link(self, action: str, game_id: int) -> str:
         return self.codec.deep_link(self.bot_username, action, game_id)

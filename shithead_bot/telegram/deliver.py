@@ -6,15 +6,21 @@ now and folded so a move costs few Bot API calls: the next player's fresh privat
 edited with the new buttons), then new group messages, then the table edited once however many
 computer moves happened.
 
+The sender calls no use case: the outbox hands it a :class:`Plan` (the notices and the game as it
+is now, read when they were claimed) and it hands back a :class:`Report` of what it did and learnt,
+which the outbox writes with the delivered marks.
+
 Faults: "message is not modified" is success; "message to edit not found" sends a new message and
-remembers it; a player who blocked the bot or never started it gets one group message with a deep
-link; a migrated group is followed; a group that removed the bot pauses its game. Anything else
-(network, a 429 the rate limiter gave up on) raises, and the outbox tries again later.
+reports it; a player who blocked the bot or never started it is reported and gets one group message
+with a deep link; a migrated group is followed (and reported); a group that removed or muted the bot
+is reported, and its game pauses. Anything else (network, a 429 the rate limiter gave up on) raises
+:class:`PartialDelivery` with the report so far, and the outbox tries the rest again later.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
@@ -27,8 +33,9 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter
 
 from persistence.models import GameStatus, utcnow
 from shithead_bot.i18n import pick_language
-from shithead_bot.service import Announcement, GameService, GameSnapshot, MoveLine, Notice, NoticeKind, SeatSnapshot
+from shithead_bot.service import Announcement, GameSnapshot, MoveLine, Notice, NoticeKind, SeatSnapshot
 from shithead_bot.service.outbox import PartialDelivery
+from shithead_bot.service.report import Plan, PrivateMessage, Report
 from shithead_bot.telegram.botapi import BotApi, PlayerUnreachableError, TopicGoneError, is_outage
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.ratelimit import retry_seconds
@@ -64,11 +71,12 @@ def passes(exc: BaseException) -> bool:
 
 
 class Steps:
-    """Runs a batch's sending steps, remembering which notices went out."""
+    """Runs a batch's sending steps, reporting which notices went out."""
 
-    def __init__(self, game_id: int) -> None:
-        self.game_id = game_id
-        self.done: list[int] = []
+    def __init__(self, report: Report) -> None:
+        self.game_id = report.game_id
+        self.report = report
+        self.done = report.sent
 
     async def run(self, notices: Sequence[Notice], step: Coroutine[Any, Any, Any]) -> None:
         ids = [n.id for n in notices if n.id is not None]
@@ -77,30 +85,49 @@ class Steps:
         except BadRequest as exc:  # Telegram refuses this for good: sending it again would not help
             log.error("game %s: notices %s dropped, Telegram refused them: %s", self.game_id, ids, exc)
         except RetryAfter as exc:  # the send rate is used up for now
-            raise PartialDelivery(self.done, exc, timedelta(seconds=retry_seconds(exc))) from exc
-        except Exception as exc:  # a network error, a 429 the rate limiter gave up on, the database…
-            raise PartialDelivery(self.done, exc, transient=passes(exc)) from exc
+            raise PartialDelivery(self.report, exc, timedelta(seconds=retry_seconds(exc))) from exc
+        except Exception as exc:  # a network error, a 429 the rate limiter gave up on…
+            raise PartialDelivery(self.report, exc, transient=passes(exc)) from exc
         self.done.extend(ids)
 
 
 @dataclass
 class Batch:
-    """The game being delivered; replaced by an updated snapshot as message ids are recorded."""
+    """The game being delivered, replaced by an updated snapshot as messages are posted, and the
+    report of what was done."""
 
     game: GameSnapshot
+    report: Report
+    known: dict[int, set[int]]  # player id -> message ids the bot keeps in their private chat
+
+    @classmethod
+    def of(cls, game: GameSnapshot, known: dict[int, frozenset[int]] | None = None) -> Batch:
+        return cls(game, Report(game.game.id), {p: set(ids) for p, ids in (known or {}).items()})
 
     def seat(self, number: int) -> SeatSnapshot:
         return self.game.seat(number)
+
+    def private_message(self, number: int, message_id: int, version: int) -> None:
+        """A seat's private message (and the keyboard version it shows), to remember."""
+        self.game = self.game.with_seat(number, private_message_id=message_id, message_version=version)
+        self.report.private[number] = PrivateMessage(message_id, version)
+        player_id = self.seat(number).player_id
+        if player_id is not None:
+            self.known.setdefault(player_id, set()).add(message_id)
+
+    def reminder_message(self, number: int, message_id: int | None) -> None:
+        self.game = self.game.with_seat(number, reminder_message_id=message_id)
+        self.report.reminders[number] = message_id
+        player_id = self.seat(number).player_id
+        if player_id is not None and message_id is not None:
+            self.known.setdefault(player_id, set()).add(message_id)
 
 
 class Delivery:
     """Sends one game's notices; an instance serves every game."""
 
-    def __init__(
-        self, bot: Bot, service: GameService, codec: Codec, bot_username: str, *, table_seconds: float = 3.0
-    ) -> None:
+    def __init__(self, bot: Bot, codec: Codec, bot_username: str, *, table_seconds: float = 3.0) -> None:
         self.api = BotApi(bot)
-        self.service = service
         self.codec = codec
         self.bot_username = bot_username
         self.table_seconds = table_seconds
@@ -108,15 +135,22 @@ class Delivery:
         self._no_photos: dict[int, float] = {}  # chat id -> until when (monotonic) it refuses pictures
         self._called: dict[tuple[int, int], int] = {}  # (game, seat) -> the turn its player was called for
 
-    async def __call__(self, notices: list[Notice]) -> dict[int, datetime] | None:
-        """Send one game's notices; returns the table notices put off to respect the group's rate.
+    async def __call__(self, plan: Plan) -> Report:
+        """Send one game's notices; the report says what went out, what was put off to respect the
+        group's rate, and the messages to remember.
 
         Notices go out step by step. A step Telegram refuses for good (a bad request) is logged and
-        dropped — sending it again would fail again; a step that fails for a while (network, 429,
-        the database) stops the batch with :class:`PartialDelivery`, so what was sent is not sent twice.
+        dropped — sending it again would fail again; a step that fails for a while (network, 429)
+        stops the batch with :class:`PartialDelivery`, so what was sent is not sent twice.
         """
-        b = Batch(await self.service.game_and_moves(notices[0].game_id))
-        steps = Steps(b.game.game.id)
+        b = Batch.of(plan.game, dict(plan.known))
+        notices = list(plan.notices)
+        b.report.deferred = await self._send_all(b, notices, Steps(b.report))
+        b.report.sent = [n.id for n in notices if n.id is not None and n.id not in b.report.deferred]
+        return b.report
+
+    async def _send_all(self, b: Batch, notices: list[Notice], steps: Steps) -> dict[int, datetime]:
+        """The notices, step by step; returns the table notices put off to respect the group's rate."""
         for number, mine in self._by_seat(notices):
             await steps.run(mine, self._seat_notices(b, number, mine))
         for notice in notices:
@@ -130,9 +164,9 @@ class Delivery:
                 await steps.run([notice], self._announce(b, notice))
         tables = [n for n in notices if n.kind == NoticeKind.TABLE]
         if not tables or b.game.status == GameStatus.LOBBY:
-            return None
+            return {}
         if not self._in_group(b) and not b.game.is_over:
-            return None  # a private game: the player's turn message is the table, until the end's ranking
+            return {}  # a private game: the player's turn message is the table, until the end's ranking
         wait = self._table_wait(b.game)
         if wait > 0:
             until = utcnow() + timedelta(seconds=wait)
@@ -141,7 +175,7 @@ class Delivery:
         await steps.run(tables, self._table_anew(b) if anew else self._table(b))
         if b.game.is_over and b.game.game.table_message_id and self._in_group(b):
             await self.api.pin(b.game.chat.id, b.game.game.table_message_id, pinned=False)  # the game is done
-        return None
+        return {}
 
     @staticmethod
     def _in_group(b: Batch) -> bool:
@@ -258,12 +292,13 @@ class Delivery:
             mine.append(move)
         return list(reversed(mine))
 
-    async def _private(self, player_id: int, call: Coroutine[Any, Any, Any]) -> Any:
-        """A call into a player's private chat; if they blocked the bot, remember that and say so."""
+    @staticmethod
+    async def _private(b: Batch, player_id: int, call: Coroutine[Any, Any, Any]) -> Any:
+        """A call into a player's private chat; if they blocked the bot, report that and say so."""
         try:
             return await call
         except PlayerUnreachableError:
-            await self.service.set_can_message(player_id, False)
+            b.report.unreachable.add(player_id)
             raise
 
     async def _send_private(
@@ -285,7 +320,7 @@ class Delivery:
         seat = b.seat(number)
         assert seat.player_id is not None
         send = self.api.send(seat.player_id, rendered, private=True, silent=silent)
-        message: Message = await self._private(seat.player_id, send)
+        message: Message = await self._private(b, seat.player_id, send)
         previous = seat.private_message_id
         if previous and previous != message.message_id:
             if retire:
@@ -295,10 +330,8 @@ class Delivery:
             elif seat.message_version:
                 await self.api.drop_keyboard(seat.player_id, previous)  # it still shows buttons
         if retried and rendered.buttons:
-            await self._drop_orphans(seat, message.message_id)
-        shown = version if rendered.buttons else 0
-        await self.service.record_private_message(b.game.game.id, number, message.message_id, shown)
-        b.game = b.game.with_seat(number, private_message_id=message.message_id, message_version=shown)
+            await self._drop_orphans(b, seat, message.message_id)
+        b.private_message(number, message.message_id, version if rendered.buttons else 0)
 
     async def _edit_private(
         self, b: Batch, number: int, rendered: Rendered, version: int, *, always: bool = False
@@ -312,20 +345,20 @@ class Delivery:
                 await self._send_private(b, number, rendered, version)
             return
         edit = self.api.edit(seat.player_id, seat.private_message_id, rendered, private=True)
-        if await self._private(seat.player_id, edit) is None:  # gone: send it again
+        if await self._private(b, seat.player_id, edit) is None:  # gone: send it again
             await self._send_private(b, number, rendered, version)
             return
         shown = version if rendered.buttons else 0
         if shown != seat.message_version:
-            await self.service.record_private_message(b.game.game.id, number, seat.private_message_id, shown)
-            b.game = b.game.with_seat(number, message_version=shown)
+            b.private_message(number, seat.private_message_id, shown)
 
-    async def _drop_orphans(self, seat: SeatSnapshot, new_id: int) -> None:
+    async def _drop_orphans(self, b: Batch, seat: SeatSnapshot, new_id: int) -> None:
         """The bot cannot list a chat's messages, but ids in a private chat count up: an earlier
         attempt's message lies between the seat's previous message and this one. Take the keyboard
-        off the bot's unknown messages there (a few at most; messages of other games are kept)."""
+        off the bot's unknown messages there (a few at most; messages of other games, known from
+        the plan, are kept)."""
         assert seat.player_id is not None
-        known = await self.service.known_private_messages(seat.player_id)
+        known = b.known.get(seat.player_id, set())
         floor = max(seat.private_message_id or 0, new_id - ORPHAN_WINDOW)
         for message_id in range(new_id - 1, floor, -1):
             if message_id not in known:
@@ -339,14 +372,13 @@ class Delivery:
             return
         rendered = private.reminder(self.page_for(b.game, seat), seat, notice.reminder, dict(notice.data))
         try:
-            message = await self._private(seat.player_id, self.api.send(seat.player_id, rendered, private=True))
+            message = await self._private(b, seat.player_id, self.api.send(seat.player_id, rendered, private=True))
         except PlayerUnreachableError:
             await self._contact(b, number)
             return
         if seat.reminder_message_id:
             await self.api.delete(seat.player_id, seat.reminder_message_id)
-        b.game = b.game.with_seat(number, reminder_message_id=message.message_id)
-        await self.service.record_reminder_message(b.game.game.id, number, message.message_id)
+        b.reminder_message(number, message.message_id)
 
     async def _drop_reminder(self, b: Batch, number: int) -> None:
         """A reminder whose turn is over is deleted: the newest message is the one that matters."""
@@ -354,14 +386,17 @@ class Delivery:
         if seat.player_id is None or not seat.reminder_message_id:
             return
         await self.api.delete(seat.player_id, seat.reminder_message_id)
-        b.game = b.game.with_seat(number, reminder_message_id=None)
-        await self.service.record_reminder_message(b.game.game.id, number, None)
+        b.reminder_message(number, None)
 
-    async def send_hand(self, game: GameSnapshot, seat: SeatSnapshot) -> None:
-        """/hand: a fresh copy of the seat's private message (with its buttons if it may act)."""
+    async def send_hand(self, game: GameSnapshot, seat: SeatSnapshot) -> Report:
+        """/hand: a fresh copy of the seat's private message (with its buttons if it may act). The
+        report names the new message, or the player as unreachable; a failure that passes raises."""
         page = self.page_for(game, seat)
         rendered = private.turn(page, seat) if game.state is not None else lobby.lobby(page)
-        await self._send_private(Batch(game), seat.number, rendered, seat.keyboard_version)
+        b = Batch.of(game)
+        with contextlib.suppress(PlayerUnreachableError):  # reported
+            await self._send_private(b, seat.number, rendered, seat.keyboard_version)
+        return b.report
 
     # ----------------------------------------------------------------- group messages
 
@@ -374,7 +409,8 @@ class Delivery:
                 return
         message = await self._send_group(b, rendered)
         if message is not None:
-            await self.service.record_game_messages(game.id, lobby_message_id=message.message_id)
+            b.game = b.game.with_game(lobby_message_id=message.message_id)
+            b.report.lobby_message_id = message.message_id
 
     async def _table_anew(self, b: Batch) -> None:
         """The table as a new message at the bottom of the chat (the bot is back after a removal):
@@ -442,7 +478,7 @@ class Delivery:
         """A new table message: remembered first (a failure after this must not post it again); the
         one it replaces (of the other kind) is deleted; pinned, quietly, where the bot may pin."""
         game = b.game.game
-        await self.service.record_game_messages(game.id, table_message_id=message_id, table_is_picture=picture)
+        b.report.table_message_id, b.report.table_is_picture = message_id, picture
         b.game = b.game.with_game(table_message_id=message_id, table_is_picture=picture)
         old = game.table_message_id
         if old and old != message_id:
@@ -471,12 +507,13 @@ class Delivery:
         try:
             return await call(b.game.chat.id)
         except ChatMigrated as exc:
-            await self._migrated(b, exc.new_chat_id)
+            self._migrated(b, exc.new_chat_id)
             return await call(exc.new_chat_id)
 
-    async def _migrated(self, b: Batch, new_id: int) -> None:
+    @staticmethod
+    def _migrated(b: Batch, new_id: int) -> None:
         log.info("game %s: its group became supergroup %s", b.game.game.id, new_id)
-        await self.service.migrate_chat(b.game.chat.id, new_id)
+        b.report.migrated.append((b.game.chat.id, new_id))
         b.game = b.game.with_chat(id=new_id)
 
     def _photos_refused(self, chat_id: int) -> bool:
@@ -497,22 +534,22 @@ class Delivery:
             return await self._post(b.game.chat.id, rendered, b.game.game.message_thread_id, png, silent)
         except TopicGoneError as exc:
             log.warning("game %s: its topic is gone (%s); it goes on in General", b.game.game.id, exc)
-            await self.service.record_game_messages(b.game.game.id, message_thread_id=None)
+            b.report.topic_closed = True
             b.game = b.game.with_game(message_thread_id=None)
             await self.api.send(b.game.chat.id, announce.topic_gone(self.page_for(b.game)), silent=True)
             return await self._post(b.game.chat.id, rendered, None, png, silent)
         except ChatMigrated as exc:
-            await self._migrated(b, exc.new_chat_id)
+            self._migrated(b, exc.new_chat_id)
             return await self._post(exc.new_chat_id, rendered, b.game.game.message_thread_id, png, silent)
         except Forbidden as exc:
             log.warning("chat %s: bot cannot post (%s); pausing its game", b.game.chat.id, exc)
-            await self.service.bot_removed(b.game.chat.id)
+            b.report.silenced.add(b.game.chat.id)
             return None
         except BadRequest as exc:
             if png is not None or not any(reason in str(exc).lower() for reason in MUTED):
                 raise
             log.warning("chat %s: the bot may not send there (%s); pausing its game", b.game.chat.id, exc)
-            await self.service.bot_removed(b.game.chat.id)  # muted is as good as removed
+            b.report.silenced.add(b.game.chat.id)  # muted is as good as removed
             return None
 
     async def _post(

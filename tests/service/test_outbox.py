@@ -10,6 +10,7 @@ from datetime import timedelta
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from shithead_bot.service import Notice, Outbox
+from shithead_bot.service.report import Plan, Report
 from tests.conftest import FakeClock
 from tests.service.helpers import lobby_with, make_service, user
 
@@ -21,10 +22,11 @@ class Sender:
         self.broken = False
         self.batches: list[list[Notice]] = []
 
-    async def __call__(self, batch: list[Notice]) -> None:
+    async def __call__(self, plan: Plan) -> Report:
         if self.broken:
             raise ConnectionError("Telegram is unreachable")
-        self.batches.append(batch)
+        self.batches.append(list(plan.notices))
+        return Report(plan.game_id)
 
     @property
     def ids(self) -> list[int]:
@@ -61,8 +63,8 @@ async def test_a_claimed_notice_is_not_sent_twice_until_its_lease_ends(
     await lobby_with(service, humans=1)
     first, second = Sender(), Sender()
 
-    async def dying(batch: list[Notice]) -> None:
-        first.batches.append(batch)
+    async def dying(plan: Plan) -> Report:
+        first.batches.append(list(plan.notices))
         raise asyncio.CancelledError  # the worker is stopped mid-send: nothing is marked
 
     worker_a = Outbox(sessions, clock=clock, lease=timedelta(seconds=30))
@@ -106,9 +108,9 @@ async def test_a_half_sent_batch_keeps_what_went_out(
     await service.start(game_id, user(0).id)
     seen: list[list[int]] = []
 
-    async def half(batch: list[Notice]) -> None:
-        seen.append([n.id or 0 for n in batch])
-        raise PartialDelivery([batch[0].id or 0], TimeoutError("Telegram timed out"))
+    async def half(plan: Plan) -> Report:
+        seen.append([n.id or 0 for n in plan.notices])
+        raise PartialDelivery(Report(plan.game_id, sent=[seen[0][0]]), TimeoutError("Telegram timed out"))
 
     outbox = Outbox(sessions, clock=clock)
     assert await outbox.deliver(half) == 1
@@ -129,7 +131,7 @@ async def test_a_notice_that_fails_for_another_reason_is_given_up_after_a_dozen_
     service = make_service(sessions, clock)
     await lobby_with(service, humans=1)
 
-    async def broken(batch: list[Notice]) -> None:
+    async def broken(plan: Plan) -> Report:
         raise ValueError("cannot render this")
 
     outbox = Outbox(sessions, clock=clock)
@@ -147,7 +149,7 @@ class Unreachable:
         self.clock = clock
         self.tries: list[float] = []
 
-    async def __call__(self, batch: list[Notice]) -> None:
+    async def __call__(self, plan: Plan) -> Report:
         self.tries.append(self.clock.now.timestamp())
         raise ConnectionError("Bad Gateway")
 
@@ -218,9 +220,10 @@ async def test_two_postgresql_workers_send_each_notice_once(pg_db_url: str, cloc
         await service.start(game_id, user(0).id)
     sent: list[int] = []
 
-    async def slow(batch: list[Notice]) -> None:
+    async def slow(plan: Plan) -> Report:
         await asyncio.sleep(0.05)
-        sent.extend(n.id or 0 for n in batch)
+        sent.extend(n.id or 0 for n in plan.notices)
+        return Report(plan.game_id)
 
     workers = [Outbox(make_sessionmaker(e), clock=clock) for e in engines[1:]]
     await asyncio.gather(*(w.deliver(slow) for w in workers))

@@ -8,6 +8,7 @@ from datetime import timedelta
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from shithead_bot.service import GameService, Notice, Outbox
+from shithead_bot.service.report import Plan, Report
 from tests.conftest import FakeClock
 from tests.service.helpers import lobby_with, make_service, user
 
@@ -20,14 +21,16 @@ class MovingSender:
         self.batches: list[list[Notice]] = []
         self.own_delivery: int | None = None
 
-    async def __call__(self, batch: list[Notice]) -> None:
-        self.batches.append(batch)
+    async def __call__(self, plan: Plan) -> Report:
+        self.batches.append(list(plan.notices))
         if self.own_delivery is None:
             await self.service.start(self.game_id, user(0).id)
             self.own_delivery = await self.outbox.deliver(self.record, game_id=self.game_id)
+        return Report(plan.game_id)
 
-    async def record(self, batch: list[Notice]) -> None:
-        self.batches.append(batch)
+    async def record(self, plan: Plan) -> Report:
+        self.batches.append(list(plan.notices))
+        return Report(plan.game_id)
 
 
 async def test_the_sweep_takes_along_what_a_busy_game_left_behind(

@@ -46,7 +46,7 @@ class FakeGame:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot):
         self.sessions, self.clock, self.fake = sessions, clock, fake
         self.service: GameService = make_service(sessions, clock)
-        self.delivery = Delivery(bot, self.service, Codec(b"k"), "shithead_bot", table_seconds=0)
+        self.delivery = Delivery(bot, Codec(b"k"), "shithead_bot", table_seconds=0)
         self.outbox = Outbox(sessions, clock=clock)
         self.game_id = 0
 

@@ -10,6 +10,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from engine.ai import make_player
+from persistence import repo
 from shithead_bot.service import Outbox, UserInfo
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.deliver import Delivery
@@ -63,7 +64,7 @@ async def test_private_messages_follow_each_players_language(
     await service.join(lobby.game_id, bob)
     await service.start(lobby.game_id, amelie.id)
     bot = RecordingBot()
-    await Outbox(sessions, clock=clock).deliver(Delivery(bot, service, Codec(b"k"), "bot"))  # type: ignore[arg-type]
+    await Outbox(sessions, clock=clock).deliver(Delivery(bot, Codec(b"k"), "bot"))  # type: ignore[arg-type]
     to_amelie = " ".join(text for chat, text in bot.sent if chat == amelie.id)
     to_bob = " ".join(text for chat, text in bot.sent if chat == bob.id)
     to_group = " ".join(text for chat, text in bot.sent if chat == -42)
@@ -120,28 +121,29 @@ class KeyboardBot(RecordingBot):
 async def test_a_move_from_a_turn_message_the_database_lost_leaves_no_live_keyboard(
     sessions: async_sessionmaker[AsyncSession], clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The turn message went out but recording its id failed (a dropped connection); the player
-    played from it before the outbox tried again. That message is theirs: it is edited, and no
-    keyboard stays live on it (the chaos test once saw two live keyboards)."""
+    """The turn message went out but writing the delivery's report failed (a dropped connection: its
+    id is not recorded, its notices not marked); the player played from it before the outbox tried
+    again. That message is theirs: it is edited, and no keyboard stays live on it (the chaos test
+    once saw two live keyboards)."""
     service = make_service(sessions, clock)
     game_id = await lobby_with(service, humans=2)
     await service.start(game_id, user(0).id)
     bot = KeyboardBot()
     outbox = Outbox(sessions, clock=clock)
-    delivery = Delivery(bot, service, Codec(b"k"), "bot")  # type: ignore[arg-type]
+    delivery = Delivery(bot, Codec(b"k"), "bot")  # type: ignore[arg-type]
     await outbox.deliver(delivery)
     await service.play(game_id, user(0).id, "r", (await service.game_view(game_id)).seat(0).keyboard_version)
     await outbox.deliver(delivery)
     await service.play(game_id, user(1).id, "r", (await service.game_view(game_id)).seat(1).keyboard_version)
-    record = service.record_private_message
+    record = repo.set_seat_message
     fails = [DBAPIError("UPDATE seat", None, ConnectionError("connection was closed"))]
 
-    async def record_once_failing(*args: Any, **kwargs: Any) -> None:
+    async def record_once_failing(**kwargs: Any) -> None:
         if fails:
             raise fails.pop()
-        await record(*args, **kwargs)
+        await record(**kwargs)
 
-    monkeypatch.setattr(service, "record_private_message", record_once_failing)
+    monkeypatch.setattr(repo, "set_seat_message", record_once_failing)
     await outbox.deliver(delivery)
     assert not fails, "recording the turn message failed"
     view = await service.game_view(game_id)

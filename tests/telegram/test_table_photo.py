@@ -29,7 +29,7 @@ class Table:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot):
         self.sessions, self.fake = sessions, fake
         self.service: GameService = make_service(sessions, clock)
-        self.delivery = Delivery(bot, self.service, Codec(b"k"), "shithead_bot", table_seconds=0)
+        self.delivery = Delivery(bot, Codec(b"k"), "shithead_bot", table_seconds=0)
         self.outbox = Outbox(sessions, clock=clock)
         self.game_id = 0
 

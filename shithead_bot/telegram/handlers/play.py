@@ -72,7 +72,7 @@ async def hand_button(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotCon
     if seat is None:
         raise NotAPlayerError("not a player")
     try:
-        await ctx.delivery.send_hand(game, seat)
+        await ctx.send_hand(game, seat)
     except PlayerUnreachableError as exc:
         raise NeedsPrivateChatError(presser(update), b.game_id) from exc
     return Done(texts(update).gettext("Sent to our private chat."))
@@ -94,7 +94,7 @@ async def hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     for found in mine:
         game = await ctx.service.game_view(found.game.id)
         try:
-            await ctx.delivery.send_hand(game, game.seat(found.seat.number))
+            await ctx.send_hand(game, game.seat(found.seat.number))
         except PlayerUnreachableError:
             link = keyboards.open_private_chat(t.gettext("Open the bot"), ctx.deep_link("hand", found.game.id))
             await reply(update, t.gettext("I cannot message you yet: open our chat first."), link)
@@ -113,7 +113,7 @@ async def hand_by_link(update: Update, ctx: BotContext, game_id: int) -> None:
     if seat is None:
         await reply(update, texts(update).gettext("You are not playing in this game."))
         return
-    await ctx.delivery.send_hand(game, seat)
+    await ctx.send_hand(game, seat)
     await ctx.deliver(game_id)
 
 
