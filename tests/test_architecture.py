@@ -150,3 +150,27 @@ def test_no_status_or_phase_literal_is_compared() -> None:
                 if any(isinstance(c, ast.Constant) and c.value in LITERALS for c in constants):
                     found.append(f"{name}:{node.lineno}")
     assert found == []
+
+
+def test_the_sender_calls_no_use_case() -> None:
+    """Plan, then send: ``telegram/deliver.py`` gets a plan and hands back a report; it never calls
+    the service (no GameService, no call named like one of its use cases, no module that opens a
+    session)."""
+    from shithead_bot.service.facade import GameService
+
+    use_cases = {name for name in vars(GameService) if not name.startswith("_")}
+    path = ROOT / "shithead_bot" / "telegram" / "deliver.py"
+    tree = ast.parse(path.read_text())
+    sessions = {"facade", "unit", "queries", "messages", "chats", "outbox"}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("shithead_bot.service"):
+            names = {a.name for a in node.names}
+            assert "GameService" not in names, "deliver.py imports the facade"
+            assert node.module.rpartition(".")[2] not in sessions - {"outbox"}, node.module
+            assert not names & sessions, names
+            if node.module == "shithead_bot.service.outbox":
+                assert names <= {"PartialDelivery"}, names
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            assert node.func.attr not in use_cases, f"deliver.py:{node.lineno} calls {node.func.attr}"
+        if isinstance(node, ast.Attribute):
+            assert node.attr != "service", f"deliver.py:{node.lineno} reaches for a service"

@@ -1,0 +1,116 @@
+"""Plan, then send: the sender's report is written with the delivered marks — what went out before a
+failure keeps its message ids, a migration moves the chat, a group that muted the bot pauses its
+game, a player who blocked the bot is remembered. Through a real PTB ``Bot`` and the fake Bot API,
+on both databases."""
+
+from __future__ import annotations
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from telegram import Bot
+
+from persistence.models import GameStatus
+from shithead_bot.service.report import Report
+from tests.conftest import FakeClock
+from tests.service.helpers import GROUP, lobby_with, user
+from tests.support.fakebot import FakeTelegram
+from tests.telegram.fakegame import FakeGame, bot, fake
+
+__all__ = ["bot", "fake"]  # fixtures
+
+
+async def started(game: FakeGame, humans: int = 2) -> None:
+    """A lobby started, its notices not delivered yet."""
+    game.game_id = await lobby_with(game.service, humans=humans)
+    await game.service.start(game.game_id, user(0).id)
+
+
+async def test_a_batch_cut_short_records_the_messages_that_went_out(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
+) -> None:
+    """Telegram fails in the middle of the start's batch (at the table's picture): the swap messages
+    and the lobby went out, and their ids are recorded with the delivered marks; the rest is tried
+    again later and nothing is sent twice."""
+    game = FakeGame(sessions, clock, fake, bot)
+    await started(game)
+    fake.start_outage(from_method="sendPhoto")
+    await game.deliver()
+    fake.end_outage()
+    view = await game.service.game_view(game.game_id)
+    assert await game.outbox.pending() > 0  # the batch stopped
+    assert view.game.table_message_id is None
+    for seat in view.seats:
+        assert seat.player_id is not None
+        assert [m.message_id for m in game.live(seat.player_id)] == [seat.private_message_id]
+    lobby_id = view.game.lobby_message_id
+    assert lobby_id is not None
+    await game.sweep_for(60)
+    assert await game.outbox.pending() == 0
+    view = await game.service.game_view(game.game_id)
+    assert view.game.lobby_message_id == lobby_id  # not posted twice
+    assert view.game.table_message_id is not None
+    for seat in view.seats:
+        assert seat.player_id is not None
+        assert [m.message_id for m in game.live(seat.player_id)] == [seat.private_message_id]
+    lobbies = [m for m in fake.messages(GROUP, as_user=user(0).id) if m.from_bot and m.message_id == lobby_id]
+    assert len(lobbies) == 1
+    assert await game.given_up() == []
+
+
+async def test_a_migration_met_in_a_batch_moves_the_chat_and_its_game(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
+) -> None:
+    await lobby_with_settings(game := FakeGame(sessions, clock, fake, bot))
+    new_id = fake.migrate_group(GROUP)  # the service message missed: the start's batch meets it
+    await game.service.start(game.game_id, user(0).id)
+    await game.deliver()
+    view = await game.service.game_view(game.game_id)
+    assert view.chat.id == new_id
+    assert view.chat.language == "fr"  # the chat's settings followed
+    assert view.game.table_message_id is not None
+    assert any(m.message_id == view.game.table_message_id for m in fake.messages(new_id, as_user=user(0).id))
+    assert await game.outbox.pending() == 0
+
+
+async def lobby_with_settings(game: FakeGame) -> None:
+    game.game_id = await lobby_with(game.service, humans=2)
+    await game.service.update_chat(GROUP, language="fr")
+
+
+async def test_a_group_that_muted_the_bot_pauses_its_game(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
+) -> None:
+    game = FakeGame(sessions, clock, fake, bot)
+    await started(game)
+    fake.restrict_bot(GROUP)  # may send nothing: the start's group messages are refused
+    await game.deliver()
+    view = await game.service.game_view(game.game_id)
+    assert view.status == GameStatus.PAUSED
+    async with sessions() as session:
+        present = (await session.execute(text("select bot_present from chat where id = :id"), {"id": GROUP})).scalar()
+    assert not present
+    assert await game.outbox.pending() == 0  # the pause's own notices were claimed along and closed
+    assert await game.given_up() == []
+
+
+async def test_a_player_who_blocked_the_bot_is_remembered_and_called_in_the_group(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
+) -> None:
+    fake.block_bot(user(1).id)
+    game = FakeGame(sessions, clock, fake, bot)
+    await started(game)
+    await game.deliver()
+    assert not await game.service.see_user(user(1))  # may not message them: recorded
+    assert await game.service.see_user(user(0))
+    mentions = [m for m in fake.messages(GROUP, as_user=user(0).id) if m.from_bot and "tg://user" in m.html]
+    assert len(mentions) == 1
+
+
+async def test_a_report_with_nothing_learnt_writes_nothing(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
+) -> None:
+    game = FakeGame(sessions, clock, fake, bot)
+    assert Report(1).empty
+    assert not Report(1, table_is_picture=False).empty
+    assert Report(1, topic_closed=True).game_messages() == {"message_thread_id": None}
+    await game.outbox.record(Report(1))  # no game 1: nothing is touched
