@@ -111,7 +111,8 @@ async def _reset_pg(url: str) -> None:
 
     engine = make_engine(url)
     async with engine.begin() as conn:
-        tables = "outbox, move, seat, game, player, chat, processed_update, send_bucket, alembic_version"
+        tables = "outbox, move, seat, game, player, chat, processed_update, send_bucket, rating, rating_change"
+        tables += ", alembic_version"
         await conn.execute(text(f"DROP TABLE IF EXISTS {tables} CASCADE"))
     await engine.dispose()
 
