@@ -69,6 +69,28 @@ class Notice:
         what = str(self.data.get("what"))
         return Reminder(what) if what in Reminder._value2member_map_ else Reminder.REMINDER
 
+    # What the sender reads of a private notice's data, typed (the rest is read by the renderers).
+
+    @property
+    def version(self) -> int:
+        """TURN, SWAP, MOVED: the keyboard version it is about (0: none)."""
+        return int(self.data.get("version", 0))
+
+    @property
+    def seq(self) -> int:
+        """MOVED: the move's sequence number in the log (0: none)."""
+        return int(self.data.get("seq", 0))
+
+    @property
+    def auto(self) -> bool:
+        """MOVED: the bot made the move for the player (it was forced), not a press or a timeout."""
+        return bool(self.data.get("auto"))
+
+    @property
+    def repost(self) -> bool:
+        """TABLE: post the table anew at the bottom of the chat (the bot is back after a removal)."""
+        return bool(self.data.get("repost"))
+
     def payload(self) -> dict[str, Any]:
         return {"seat": self.seat, **self.data}
 

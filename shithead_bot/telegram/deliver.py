@@ -145,7 +145,12 @@ class Delivery:
         """
         b = Batch.of(plan.game, dict(plan.known))
         notices = list(plan.notices)
-        b.report.deferred = await self._send_all(b, notices, Steps(b.report))
+        try:
+            b.report.deferred = await self._send_all(b, notices, Steps(b.report))
+        except PartialDelivery:
+            raise
+        except Exception as exc:  # outside a step: what was sent is reported all the same
+            raise PartialDelivery(b.report, exc, transient=passes(exc)) from exc
         b.report.sent = [n.id for n in notices if n.id is not None and n.id not in b.report.deferred]
         return b.report
 
@@ -171,7 +176,7 @@ class Delivery:
         if wait > 0:
             until = utcnow() + timedelta(seconds=wait)
             return {n.id: until for n in tables if n.id is not None}
-        anew = any(n.data.get("repost") for n in tables)
+        anew = any(n.repost for n in tables)
         await steps.run(tables, self._table_anew(b) if anew else self._table(b))
         if b.game.is_over and b.game.game.table_message_id and self._in_group(b):
             await self.api.pin(b.game.chat.id, b.game.game.table_message_id, pinned=False)  # the game is done
@@ -222,18 +227,18 @@ class Delivery:
         a new message (it notifies); what they did is told by editing the message they pressed on;
         a move the bot made for them (it was forced) is told silently."""
         kinds = {n.kind for n in notices}
-        version = max(int(n.data.get("version", 0)) for n in notices)
+        version = max(n.version for n in notices)
         retried = any(n.attempts > 1 for n in notices)
         seat = b.seat(number)
         page = self.page_for(b.game, seat)
         moved = [n for n in notices if n.kind == NoticeKind.MOVED]
-        acted = any(not n.data.get("auto") for n in moved)  # on their message: a press, or their time ran out
+        acted = any(not n.auto for n in moved)  # on their message: a press, or their time ran out
         wants_keyboard = (NoticeKind.TURN in kinds or NoticeKind.SWAP in kinds) and b.game.may_act(number)
         if wants_keyboard and seat.keyboard_version != version:
             wants_keyboard = False  # an older notice: a newer one will bring the buttons
         if wants_keyboard and seat.message_version >= version and not moved:
             return  # this keyboard was delivered already (a retry after a crash)
-        first = min((int(n.data.get("seq", 0)) for n in moved), default=None)
+        first = min((n.seq for n in moved), default=None)
         done = private.moved(page, seat, self._moves_since(b.game.moves, number, first))
         if NoticeKind.RESULT in kinds:  # the end: the game's last message to this player, a new one
             if acted or (seat.message_version and self._alone(b, number)):  # (a press left as it was)
