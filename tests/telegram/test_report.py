@@ -5,10 +5,12 @@ on both databases."""
 
 from __future__ import annotations
 
-from sqlalchemy import text
+from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import Session
 from telegram import Bot
 
+from engine.ai import make_player
 from persistence.models import GameStatus
 from shithead_bot.service.report import Report
 from tests.conftest import FakeClock
@@ -114,3 +116,28 @@ async def test_a_report_with_nothing_learnt_writes_nothing(
     assert not Report(1, table_is_picture=False).empty
     assert Report(1, topic_closed=True).game_messages() == {"message_thread_id": None}
     await game.outbox.record(Report(1))  # no game 1: nothing is touched
+
+
+async def test_a_press_costs_three_database_sessions(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
+) -> None:
+    """The use case, the plan, the report (the next claim rides along): see bench/service.py --sessions."""
+    game = await FakeGame(sessions, clock, fake, bot).start()
+    begun: list[object] = []
+
+    def count(session: object, *_: object) -> None:
+        begun.append(session)
+
+    event.listen(Session, "after_begin", count)
+    try:
+        for _ in range(6):
+            view = await game.service.game_view(game.game_id)
+            number, player_id = await game.to_act()
+            assert view.state is not None
+            move = make_player("normal", number).choose(view.state.view(number))
+            begun.clear()
+            await game.service.play(game.game_id, player_id, move, view.seat(number).keyboard_version)
+            await game.outbox.deliver(game.delivery, game_id=game.game_id)
+            assert len(begun) <= 3
+    finally:
+        event.remove(Session, "after_begin", count)
