@@ -82,6 +82,9 @@ class Run:
         creator = duo[0]
         self.fake.start_bot(creator.user_id)
         self.fake.add_group(group, f"Chaos {n}", [p.user_id for p in duo], admins=[creator.user_id])
+        # The creator's /start is answered before their /newgame: on another worker, a /newgame that
+        # overtook it would open a lobby without seating them (they could not be written to yet).
+        await self.fake.wait_for(lambda: any(m.from_bot for m in creator.private()), timeout=30)
         await asyncio.gather(creator.command("/newgame", chat_id=group), creator.command("/newgame", chat_id=group))
         lobby = await self.fake.wait_for(
             lambda: next(
