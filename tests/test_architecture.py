@@ -1,6 +1,6 @@
 """The layers, read from the source with ``ast``: no import circle anywhere, dependencies point one
-way (DESIGN.md), Telegram stays in ``shithead_bot/telegram``, and no game status or phase is
-compared as a string literal outside its enum."""
+way (DESIGN.md), Telegram stays in ``shithead_bot/telegram`` and reaches the database only through
+the service, and no game status or phase is compared as a string literal outside its enum."""
 
 from __future__ import annotations
 
@@ -121,6 +121,17 @@ def test_telegram_types_stay_in_the_telegram_adapter() -> None:
             continue
         third_party = {t.split(".")[0] for t in imports(name, path, known)}
         assert "telegram" not in third_party, name
+
+
+def test_the_telegram_adapter_reaches_the_database_only_through_the_service() -> None:
+    """No module under ``shithead_bot/telegram`` imports ``persistence``: the service re-exports what
+    a front end needs (GameStatus, utcnow) and hands out its own values, never repository rows."""
+    known = modules()
+    found = []
+    for name, path in known.items():
+        if name.startswith("shithead_bot.telegram"):
+            found += [f"{name}: {t}" for t in imports(name, path, known) if t.split(".")[0] == "persistence"]
+    assert found == []
 
 
 def test_the_service_hands_out_no_session_or_row() -> None:

@@ -24,15 +24,16 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
 from engine import AnyState, load_game
 from engine import events as ev
 from persistence import repo
+from persistence.db import make_engine, make_sessionmaker
 from persistence.models import Chat, Game, GameStatus, Player, Seat, utcnow
 from shithead_bot.config import Settings
 from shithead_bot.service import ratings
@@ -276,6 +277,20 @@ class Core:
         bind = sessions.kw.get("bind")
         self.dialect = bind.dialect.name if bind is not None else "sqlite"
         self._write_lock = asyncio.Lock() if self.dialect == "sqlite" else None
+        self._engine: AsyncEngine | None = None
+
+    @classmethod
+    def connect(cls, settings: Settings) -> Self:
+        """A service on the database of ``settings`` (its own engine: :meth:`close` it at the end)."""
+        engine = make_engine(settings.database_url)
+        service = cls(make_sessionmaker(engine), settings)
+        service._engine = engine
+        return service
+
+    async def close(self) -> None:
+        """Close the database connections of a service that :meth:`connect` made."""
+        if self._engine is not None:
+            await self._engine.dispose()
 
     def seed_source(self) -> int:
         """A new game's seed (the same again when the use case runs again: see :func:`think_first`)."""

@@ -12,13 +12,13 @@ from telegram.constants import ChatType, ParseMode
 from telegram.error import BadRequest, Forbidden
 
 from engine import CardNotOwnedError, EngineError, GameOverError, IllegalMoveError, InvalidMoveError, NotYourTurnError
-from persistence.models import GameStatus
 from shithead_bot.i18n import N_
 from shithead_bot.service import (
     AlreadyDoneError,
     AlreadyJoinedError,
     AlreadyOpenError,
     GameNotFoundError,
+    GameStatus,
     LobbyFullError,
     MoveRejectedError,
     NeedsPrivateChatError,

@@ -6,8 +6,7 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from persistence.models import GameStatus
-from shithead_bot.service import ServiceError
+from shithead_bot.service import GameStatus, ServiceError
 from shithead_bot.telegram import keyboards
 from shithead_bot.telegram.callback_data import Action, Button
 from shithead_bot.telegram.context import (

@@ -9,8 +9,13 @@ from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from engine import parse_rank
-from persistence.models import GameStatus
-from shithead_bot.service import GameNotFoundError, NeedsPrivateChatError, NotAPlayerError, StaleVersionError
+from shithead_bot.service import (
+    GameNotFoundError,
+    GameStatus,
+    NeedsPrivateChatError,
+    NotAPlayerError,
+    StaleVersionError,
+)
 from shithead_bot.telegram import keyboards
 from shithead_bot.telegram.botapi import PlayerUnreachableError
 from shithead_bot.telegram.callback_data import Action, Button

@@ -16,10 +16,9 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import Card, NeighborRules, Power, Rules, ShitheadView, rank_text
 from engine import events as ev
-from persistence.models import GameStatus
 from shithead_bot.i18n import pick_language, translations
 from shithead_bot.narrate import Narrator, a_rank, cards_text
-from shithead_bot.service import GameSnapshot, MoveLine
+from shithead_bot.service import GameSnapshot, GameStatus, MoveLine
 from shithead_bot.telegram.callback_data import Action, Button, Codec
 
 MAX_TEXT = 4096

@@ -9,9 +9,8 @@ from typing import Any
 
 from engine import NeighborView, PickUp, PlayFaceDown, Rules, ShitheadView, rank_text
 from engine import events as ev
-from persistence.models import GameStatus
 from shithead_bot.narrate import a_rank, ordinal
-from shithead_bot.service import MoveLine, Reminder, SeatSnapshot
+from shithead_bot.service import GameStatus, MoveLine, Reminder, SeatSnapshot
 from shithead_bot.telegram import keyboards
 from shithead_bot.telegram.render.commitment import commitment_lines
 from shithead_bot.telegram.render.common import Page, Rendered, esc
