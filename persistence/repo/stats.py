@@ -38,10 +38,6 @@ class StatsRow:
     stood_in_moves: int = 0  # moves a stand-in made for the player (away, or after timeouts)
     stood_in_games: int = 0  # …in this many of the games
 
-    @property
-    def win_rate(self) -> float:
-        return self.firsts / self.games if self.games else 0.0
-
 
 def _stats_query(*conditions: Any) -> Any:
     return (

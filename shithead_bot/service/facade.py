@@ -44,7 +44,6 @@ class GameService(Core):
     due = clock.due
     next_due_at = clock.next_due_at
     fire_due = clock.fire_due
-    timeout = clock.timeout
     nudge = clock.nudge
     set_turn_time = clock.set_turn_time
     set_quiet_hours = clock.set_quiet_hours
