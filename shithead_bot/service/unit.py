@@ -17,14 +17,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import inspect
 import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Self, TypeVar
+from typing import Any, ParamSpec, Self, TypeVar, cast
 
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
@@ -56,6 +55,7 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], datetime]
 
 T = TypeVar("T")
+P = ParamSpec("P")
 RETRY_SQLSTATES = frozenset({"40001", "40P01"})  # serialization failure, deadlock detected
 RETRY_TEXTS = (
     "database is locked",
@@ -94,12 +94,12 @@ PAUSES = (0.05, 0.25)  # seconds before each further attempt: a failover or a ki
 ATTEMPTS = len(PAUSES) + 1  # can drop the retry's fresh connection too
 
 
-def retry_transient(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
+def retry_transient(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
     """Run the use case again (up to :data:`ATTEMPTS` in all, after a short pause) while it meets
     transient database faults."""
 
     @functools.wraps(fn)
-    async def run(*args: Any, **kwargs: Any) -> T:
+    async def run(*args: P.args, **kwargs: P.kwargs) -> T:
         for attempt, pause in enumerate(PAUSES, start=1):
             try:
                 return await fn(*args, **kwargs)
@@ -122,35 +122,36 @@ def retry_transient(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[
 THINKING_ROUNDS = 3  # then the computers' decisions are made inside the transaction
 
 
-def think_first(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
-    """Run the use case again after its computers thought ahead (:class:`ThinkFirst`), outside
-    the transaction and off the event loop; a rerun draws the same seeds."""
+def think_first(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+    """Run the use case (its first argument the :class:`Core`) again after its computers thought
+    ahead (:class:`ThinkFirst`), outside the transaction and off the event loop; a rerun draws the
+    same seeds."""
 
     @functools.wraps(fn)
-    async def run(core: Core, *args: Any, **kwargs: Any) -> T:
+    async def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        core = cast(Core, args[0])
         with seed_tape() as tape:
             with deferring(True):
                 for _ in range(THINKING_ROUNDS):
                     try:
-                        return await fn(core, *args, **kwargs)
+                        return await fn(*args, **kwargs)
                     except ThinkFirst as need:
                         await core.thinker.think(need.chain)
                     tape.rewind()
-            return await fn(core, *args, **kwargs)
+            return await fn(*args, **kwargs)
 
     return run
 
 
-C = TypeVar("C", bound=type)
+def use_case(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+    """A use case that changes something: its unit of work is run again on a transient database
+    fault (:func:`retry_transient`), and after its computers thought ahead (:func:`think_first`)."""
+    return think_first(retry_transient(fn))
 
 
-def retrying(cls: C) -> C:
-    """Give every public coroutine method of a service class :func:`retry_transient` and
-    :func:`think_first`."""
-    for name, member in list(vars(cls).items()):
-        if not name.startswith("_") and inspect.iscoroutinefunction(member):
-            setattr(cls, name, think_first(retry_transient(member)))
-    return cls
+def query(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+    """A use case that only reads: run again on a transient database fault (no computer moves in it)."""
+    return retry_transient(fn)
 
 
 @dataclass
