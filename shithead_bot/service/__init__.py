@@ -3,11 +3,11 @@
 :class:`GameService` holds the use cases; each returns a :class:`Result` with the notices it wrote
 to the outbox, which :class:`Outbox` delivers through whatever sender the front end provides, or
 frozen snapshots (:mod:`snapshot`) — never a session or an ORM row. The values a front end compares
-(:class:`GameStatus`) and the clock helper (:func:`utcnow`) are re-exported from here, so a front end
+(:class:`GameStatus`, :class:`Actor`) and the clock helper (:func:`utcnow`) are re-exported from here, so a front end
 imports nothing of ``persistence``.
 """
 
-from persistence.models import GameStatus, utcnow
+from persistence.models import Actor, GameStatus, utcnow
 from shithead_bot.service.autoplay import Autoplay
 from shithead_bot.service.errors import (
     AlreadyDoneError,
@@ -49,6 +49,7 @@ from shithead_bot.service.verification import Verdict
 __all__ = [
     "OVERALL",
     "TABLE_STYLES",
+    "Actor",
     "AlreadyDoneError",
     "AlreadyJoinedError",
     "AlreadyOpenError",

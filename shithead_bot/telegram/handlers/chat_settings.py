@@ -8,7 +8,7 @@ import gettext
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from engine import PRESETS, EngineError
+from engine import PRESETS, EngineError, GameKind
 from engine.ai import LEVELS
 from shithead_bot.i18n import N_, available_languages
 from shithead_bot.service import TABLE_STYLES, Autoplay, ChatSnapshot, ServiceError
@@ -76,10 +76,10 @@ async def change(ctx: BotContext, chat_id: int, key: str, values: list[str]) -> 
         return await service.update_chat(chat_id, max_timeouts=parse_timeouts(values[0]))
     if key == "quiet_deadlines" and values in (["on"], ["off"]):
         return await service.update_chat(chat_id, deadlines_skip_quiet=values == ["on"])
-    if key == "game" and values in (["shithead"], ["neighbor"]):
+    if key == "game" and values in ([GameKind.SHITHEAD], [GameKind.NEIGHBOR]):
         return await service.update_chat(chat_id, game_kind=values[0], house_rules={})
     if key == "preset" and len(values) == 1 and values[0] in PRESETS:
-        return await service.update_chat(chat_id, preset=values[0], game_kind="shithead", house_rules={})
+        return await service.update_chat(chat_id, preset=values[0], game_kind=GameKind.SHITHEAD, house_rules={})
     if key == "rule" and len(values) == 1 and "=" in values[0]:
         rule, _, value = values[0].partition("=")
         return await service.add_house_rule(chat_id, rule, value)
