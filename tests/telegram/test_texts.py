@@ -401,7 +401,7 @@ def test_who_left_is_told_so_once() -> None:
 
 
 def test_no_rematch_when_fewer_than_two_players_would_be_dealt_in() -> None:
-    from shithead_bot.telegram import keyboards
+    from shithead_bot.telegram.render import keyboards
 
     assert private.result(page_of(finished()), finished().seat(0)).buttons
     game = finished(forfeited=(1, 2))

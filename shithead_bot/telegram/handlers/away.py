@@ -12,13 +12,12 @@ from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from shithead_bot.service import ServiceError
-from shithead_bot.telegram import keyboards
 from shithead_bot.telegram.callback_data import Action, Button
 from shithead_bot.telegram.context import BotContext, bot_context, is_private, language_of, person, texts, user_info
 from shithead_bot.telegram.handlers.presses import Done, Press, presser
 from shithead_bot.telegram.handlers.respond import reply, reply_privately
 from shithead_bot.telegram.parsing import SettingError, parse_away
-from shithead_bot.telegram.render import replies
+from shithead_bot.telegram.render import keyboards, replies
 from shithead_bot.telegram.render.away import away_choices_text, away_refused, away_text, away_toast, back_text
 from shithead_bot.telegram.render.common import esc
 

@@ -10,7 +10,6 @@ from engine import PRESETS, EngineError, GameKind
 from engine.ai import LEVELS
 from shithead_bot.i18n import available_languages
 from shithead_bot.service import TABLE_STYLES, Autoplay, ChatSnapshot, ServiceError
-from shithead_bot.telegram import keyboards
 from shithead_bot.telegram.callback_data import Action, Button, TurnChoice
 from shithead_bot.telegram.context import (
     BotContext,
@@ -32,7 +31,7 @@ from shithead_bot.telegram.parsing import (
     parse_timezone,
     parse_turn_time,
 )
-from shithead_bot.telegram.render import esc, replies
+from shithead_bot.telegram.render import esc, keyboards, replies
 from shithead_bot.telegram.render.rules import SETTINGS_USAGE, autoplay_text, autoplay_unknown, settings_text
 
 

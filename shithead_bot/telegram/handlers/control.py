@@ -7,7 +7,6 @@ from telegram import Update
 from telegram.ext import ContextTypes
 
 from shithead_bot.service import GameStatus, ServiceError
-from shithead_bot.telegram import keyboards
 from shithead_bot.telegram.callback_data import Action, Button
 from shithead_bot.telegram.context import (
     ANONYMOUS,
@@ -20,7 +19,7 @@ from shithead_bot.telegram.context import (
 )
 from shithead_bot.telegram.handlers.presses import Done, Press, close_confirmation, confirmed, presser
 from shithead_bot.telegram.handlers.respond import reply, reply_privately
-from shithead_bot.telegram.render import replies
+from shithead_bot.telegram.render import keyboards, replies
 
 
 async def pause(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -11,12 +11,11 @@ from telegram.error import Forbidden
 from telegram.ext import ContextTypes
 
 from shithead_bot.service import OVERALL
-from shithead_bot.telegram import keyboards
 from shithead_bot.telegram.callback_data import BadCallbackError
 from shithead_bot.telegram.context import bot_context, is_private, language_of, texts, user_info
 from shithead_bot.telegram.handlers import lobby, play
 from shithead_bot.telegram.handlers.respond import reply
-from shithead_bot.telegram.render import replies
+from shithead_bot.telegram.render import keyboards, replies
 from shithead_bot.telegram.render.info import games_text, help_text, my_ratings_text, ratings_text
 from shithead_bot.telegram.render.rules import rules_text
 

@@ -16,13 +16,12 @@ from shithead_bot.service import (
     NotAPlayerError,
     StaleVersionError,
 )
-from shithead_bot.telegram import keyboards
 from shithead_bot.telegram.botapi import PlayerUnreachableError
 from shithead_bot.telegram.callback_data import Action, Button
 from shithead_bot.telegram.context import BotContext, bot_context, is_private, language_of, texts
 from shithead_bot.telegram.handlers.presses import Done, Press, close_confirmation, confirmed, presser
 from shithead_bot.telegram.handlers.respond import reply
-from shithead_bot.telegram.render import Page, private, replies
+from shithead_bot.telegram.render import Page, keyboards, private, replies
 from shithead_bot.telegram.render.away import back_text
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from shithead_bot.service import GameStatus, SeatSnapshot
-from shithead_bot.telegram import keyboards
+from shithead_bot.telegram.render import keyboards
 from shithead_bot.telegram.render.common import Page, Rendered, esc
 from shithead_bot.telegram.render.levels import level_text
 

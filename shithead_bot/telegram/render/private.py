@@ -11,7 +11,7 @@ from engine import NeighborView, PickUp, PlayFaceDown, Rules, ShitheadView, rank
 from engine import events as ev
 from shithead_bot.narrate import a_rank, ordinal
 from shithead_bot.service import Actor, GameStatus, MoveLine, Reminder, SeatSnapshot
-from shithead_bot.telegram import keyboards
+from shithead_bot.telegram.render import keyboards
 from shithead_bot.telegram.render.commitment import commitment_lines
 from shithead_bot.telegram.render.common import Page, Rendered, esc
 from shithead_bot.telegram.render.table import seat_cards
