@@ -185,3 +185,19 @@ def test_the_sender_calls_no_use_case() -> None:
             assert node.func.attr not in use_cases, f"deliver.py:{node.lineno} calls {node.func.attr}"
         if isinstance(node, ast.Attribute):
             assert node.attr != "service", f"deliver.py:{node.lineno} reaches for a service"
+
+
+def test_handlers_hold_no_text() -> None:
+    """Every user-facing text lives under ``shithead_bot/telegram/render``: no handler marks a
+    string for translation (handlers answer, delegate and send what render wrote)."""
+    found = []
+    for name, path in modules().items():
+        if not name.startswith("shithead_bot.telegram.handlers"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+                func = node.func
+                called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                if called in {"_", "gettext", "ngettext", "_n", "N_"} and isinstance(node.args[0].value, str):
+                    found.append(f"{name}:{node.lineno}")
+    assert found == []

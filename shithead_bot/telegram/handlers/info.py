@@ -80,7 +80,7 @@ async def games(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await context.bot.send_message(user.id, text, parse_mode=ParseMode.HTML, reply_markup=markup)
     except Forbidden:
         cannot = replies.cannot_message_you(t)
-        link = keyboards.open_private_chat(cannot.yes, f"https://t.me/{ctx.bot_username}")
+        link = keyboards.open_private_chat(cannot.label, f"https://t.me/{ctx.bot_username}")
         await reply(update, cannot.text, link)
         return
     await reply(update, replies.games_sent_privately(t))

@@ -101,7 +101,7 @@ async def hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await ctx.send_hand(game, game.seat(found.seat.number))
         except PlayerUnreachableError:
             cannot = replies.cannot_message_you(t)
-            link = keyboards.open_private_chat(cannot.yes, ctx.deep_link("hand", found.game.id))
+            link = keyboards.open_private_chat(cannot.label, ctx.deep_link("hand", found.game.id))
             await reply(update, cannot.text, link)
             return
 

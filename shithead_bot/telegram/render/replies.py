@@ -236,10 +236,17 @@ def not_playing_here(t: gettext.NullTranslations) -> str:
     return t.gettext("You are not playing a game here.")
 
 
-def cannot_message_you(t: gettext.NullTranslations) -> Question:
-    """The bot may not write to someone who never opened its chat: the text and the link's label
-    (``yes``; ``no`` is empty)."""
-    return Question(t.gettext("I cannot message you yet: open our chat first."), t.gettext("Open the bot"), "")
+@dataclass(frozen=True)
+class OpenChat:
+    """What to tell someone the bot may not write to yet: the text, and its link's label."""
+
+    text: str
+    label: str
+
+
+def cannot_message_you(t: gettext.NullTranslations) -> OpenChat:
+    """The bot may not write to someone who never opened its chat."""
+    return OpenChat(t.gettext("I cannot message you yet: open our chat first."), t.gettext("Open the bot"))
 
 
 def games_sent_privately(t: gettext.NullTranslations) -> str:
