@@ -48,6 +48,7 @@ The public API, shared by both games' states (:class:`ShitheadState`, :class:`Ne
 from __future__ import annotations
 
 from collections.abc import Iterable
+from enum import StrEnum
 from typing import Any
 
 import engine.native  # noqa: F401  first: with SHITHEAD_PURE=1 the modules below load as plain Python
@@ -86,22 +87,30 @@ from engine.rules import DEFAULT_PRESET, PRESETS, NeighborRules, Power, Rules, p
 from engine.shithead import ShitheadState
 from engine.views import NeighborView, SeatInfo, ShitheadView
 
-GAME_KINDS = ("shithead", "neighbor")
+
+class GameKind(StrEnum):
+    """The two games: a state's ``kind``, stored with every game and in its snapshot."""
+
+    SHITHEAD = "shithead"
+    NEIGHBOR = "neighbor"  # Shit On Your Neighbor
+
+
+GAME_KINDS = tuple(kind.value for kind in GameKind)
 AnyRules = Rules | NeighborRules
 AnyState = ShitheadState | NeighborState
 
 
 def default_rules(kind: str) -> AnyRules:
     """The rules a game of that kind gets when none are given."""
-    if kind == "neighbor":
+    if kind == GameKind.NEIGHBOR:
         return NeighborRules()
-    if kind == "shithead":
+    if kind == GameKind.SHITHEAD:
         return PRESETS[DEFAULT_PRESET]
     raise RulesError(f"unknown game {kind!r}; choose one of {', '.join(GAME_KINDS)}")
 
 
 def new_game(
-    kind: str = "shithead",
+    kind: str = GameKind.SHITHEAD,
     rules: AnyRules | None = None,
     seats: int = 4,
     seed: int = 0,
@@ -109,9 +118,9 @@ def new_game(
 ) -> AnyState:
     """Deal a new game of ``kind`` for ``seats`` players; ``dealer`` deals (a rematch: the loser)."""
     rules = rules if rules is not None else default_rules(kind)
-    if kind == "shithead" and isinstance(rules, Rules):
+    if kind == GameKind.SHITHEAD and isinstance(rules, Rules):
         return ShitheadState.new(rules, seats, seed, dealer)
-    if kind == "neighbor" and isinstance(rules, NeighborRules):
+    if kind == GameKind.NEIGHBOR and isinstance(rules, NeighborRules):
         return NeighborState.new(rules, seats, seed, dealer)
     raise RulesError(f"rules {type(rules).__name__} do not fit a game of {kind!r}")
 
@@ -119,16 +128,16 @@ def new_game(
 def load_game(data: dict[str, Any]) -> AnyState:
     """Rebuild a state from :meth:`to_dict` data; raises SchemaError for anything else."""
     kind = data.get("kind") if isinstance(data, dict) else None
-    if kind == "shithead":
+    if kind == GameKind.SHITHEAD:
         return ShitheadState.from_dict(data)
-    if kind == "neighbor":
+    if kind == GameKind.NEIGHBOR:
         return NeighborState.from_dict(data)
     raise SchemaError("not a saved game (no known 'kind')")
 
 
 def rules_from_dict(kind: str, data: dict[str, Any]) -> AnyRules:
     """Rules of a game kind from their ``to_dict`` data."""
-    if kind == "neighbor":
+    if kind == GameKind.NEIGHBOR:
         return NeighborRules.from_dict(data)
     return Rules.from_dict(data)
 
@@ -162,6 +171,7 @@ __all__ = [
     "EngineError",
     "Event",
     "Forfeit",
+    "GameKind",
     "GameOverError",
     "GameState",
     "IllegalMoveError",

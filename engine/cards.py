@@ -94,18 +94,3 @@ CARDS = _CARDS
 def card_of(card_id: int) -> Card:
     """The interned :class:`Card` of an id."""
     return _CARDS[card_id]
-
-
-def cards_of(card_ids: list[int] | tuple[int, ...]) -> tuple[Card, ...]:
-    """The cards of several ids, in the same order."""
-    return tuple(_CARDS[i] for i in card_ids)
-
-
-def sort_key(card: Card) -> tuple[int, int, int]:
-    """Order cards by rank, then suit, then deck."""
-    return (card.rank, card.suit, card.deck)
-
-
-def deck_ids(decks: int) -> list[Card]:
-    """Every card of ``decks`` decks, in order."""
-    return list(_CARDS[: CARDS_PER_DECK * decks])

@@ -158,8 +158,3 @@ def _parse_parts(parts: list[str], text: str) -> Move:
     if head == "x" and len(parts) == 3:
         return Swap(parse_rank_strict(parts[1]), parse_rank_strict(parts[2]))
     raise InvalidMoveError(f"{text!r} is not a move")
-
-
-def as_move(move: Move | str) -> Move:
-    """A move value from a move or its text."""
-    return parse_move(move) if isinstance(move, str) else move

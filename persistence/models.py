@@ -34,6 +34,16 @@ class GameStatus(StrEnum):
     ABORTED = "aborted"
 
 
+class Actor(StrEnum):
+    """Who made a move of the log (:attr:`Move.actor`)."""
+
+    HUMAN = "human"  # the player's own tap
+    COMPUTER = "computer"  # a computer seat
+    AUTOPLAY = "autoplay"  # a forced move the bot made for the player
+    STANDIN = "standin"  # a computer standing in for an away player (or, after timeouts, for good)
+    TIMEOUT = "timeout"  # the move made for a player at their deadline
+
+
 OPEN_STATUSES = (GameStatus.LOBBY, GameStatus.SWAPPING, GameStatus.PLAYING, GameStatus.PAUSED)
 _OPEN_SQL = text("status IN ({})".format(", ".join(f"'{status}'" for status in OPEN_STATUSES)))
 
@@ -207,7 +217,7 @@ class Move(SQLModel, table=True):
     seq: int
     seat: int
     move: str = Field(max_length=16)
-    actor: str = Field(default="human", max_length=16, description="human, computer, timeout, autoplay, standin")
+    actor: str = Field(default=Actor.HUMAN.value, max_length=16, description="an Actor: who made the move")
     events: list[dict[str, Any]] = Field(default_factory=list, sa_type=JSONDoc)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
 

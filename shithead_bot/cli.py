@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from pydantic import ValidationError
 
-from engine import GAME_KINDS, PRESETS, AnyRules, EngineError, NeighborRules, preset
+from engine import GAME_KINDS, PRESETS, AnyRules, EngineError, GameKind, NeighborRules, preset
 from engine.ai import ALIASES, DEFAULT_LEVEL, LEVELS
 from engine.rules import DEFAULT_PRESET
 from shithead_bot import cli_data, cli_ops
@@ -22,7 +22,7 @@ DESCRIPTION = "Shithead and Shit On Your Neighbor: play in the terminal, run the
 
 def build_rules(game: str, preset_name: str | None, rules: Sequence[str]) -> AnyRules:
     """The rules a command line asks for: a preset (or Neighbor) plus ``KEY=VALUE`` house rules."""
-    base: AnyRules = NeighborRules() if game == "neighbor" else preset(preset_name or DEFAULT_PRESET)
+    base: AnyRules = NeighborRules() if game == GameKind.NEIGHBOR else preset(preset_name or DEFAULT_PRESET)
     changes: dict[str, str] = {}
     for item in rules:
         key, sep, value = item.partition("=")
@@ -82,7 +82,7 @@ def parser() -> argparse.ArgumentParser:
 def _play(args: argparse.Namespace) -> int:
     from shithead_bot.terminal import play
 
-    if args.game == "neighbor" and args.preset:
+    if args.game == GameKind.NEIGHBOR and args.preset:
         raise EngineError("--preset is for Shithead; Neighbor takes --rule lives=4")
     rules = build_rules(args.game, args.preset, args.rule)
     seed = args.seed if args.seed is not None else random.randrange(2**31)

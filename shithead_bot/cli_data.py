@@ -57,14 +57,13 @@ def commands(settings_of: SettingsOf) -> dict[str, Command]:
 
 @asynccontextmanager
 async def _opened(settings: Settings) -> AsyncIterator[GameService]:
-    from persistence.db import make_engine, make_sessionmaker
     from shithead_bot.service import GameService as Service
 
-    engine = make_engine(settings.database_url)
+    service = Service.connect(settings)
     try:
-        yield Service(make_sessionmaker(engine), settings)
+        yield service
     finally:
-        await engine.dispose()
+        await service.close()
 
 
 def _with_service(settings: Settings, use: Callable[[GameService], Awaitable[list[str]]]) -> int:

@@ -15,8 +15,6 @@ from shithead_bot.i18n import translations
 
 CardFormat = Callable[[Card], str]
 
-RANK_NAMES_PLURAL = {11: "Jacks", 12: "Queens", 13: "Kings", 14: "Aces"}
-
 
 def plain_card(card: Card) -> str:
     return str(card)
@@ -24,10 +22,6 @@ def plain_card(card: Card) -> str:
 
 def cards_text(cards: Sequence[Card], fmt: CardFormat = plain_card) -> str:
     return " ".join(fmt(c) for c in cards)
-
-
-def rank_plural(rank: int) -> str:
-    return RANK_NAMES_PLURAL.get(rank, f"{rank_text(rank)}s")
 
 
 def a_rank(rank: int, language: str = "en") -> str:

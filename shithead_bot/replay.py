@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from engine import EngineError, rules_from_dict
+from engine import EngineError, GameKind, rules_from_dict
 from shithead_bot.narrate import Narrator
 
-GAME_TITLES = {"shithead": "Shithead", "neighbor": "Shit On Your Neighbor"}
+GAME_TITLES: dict[str, str] = {GameKind.SHITHEAD: "Shithead", GameKind.NEIGHBOR: "Shit On Your Neighbor"}
 
 
 class ReplayError(Exception):

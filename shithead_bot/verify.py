@@ -7,9 +7,9 @@ from __future__ import annotations
 import gettext
 from collections.abc import Sequence
 
-from persistence.models import GameStatus
 from shithead_bot.i18n import translations
 from shithead_bot.narrate import ordinal
+from shithead_bot.service import GameStatus
 from shithead_bot.service.verification import Check, DealCheck, EndCheck, FingerprintCheck, MovesCheck, Verdict
 
 OK, BAD = "✅", "❌"

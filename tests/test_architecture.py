@@ -1,6 +1,6 @@
 """The layers, read from the source with ``ast``: no import circle anywhere, dependencies point one
-way (DESIGN.md), Telegram stays in ``shithead_bot/telegram``, and no game status or phase is
-compared as a string literal outside its enum."""
+way (DESIGN.md), Telegram stays in ``shithead_bot/telegram`` and reaches the database only through
+the service, and no game status or phase is compared as a string literal outside its enum."""
 
 from __future__ import annotations
 
@@ -123,6 +123,17 @@ def test_telegram_types_stay_in_the_telegram_adapter() -> None:
         assert "telegram" not in third_party, name
 
 
+def test_the_telegram_adapter_reaches_the_database_only_through_the_service() -> None:
+    """No module under ``shithead_bot/telegram`` imports ``persistence``: the service re-exports what
+    a front end needs (GameStatus, utcnow) and hands out its own values, never repository rows."""
+    known = modules()
+    found = []
+    for name, path in known.items():
+        if name.startswith("shithead_bot.telegram"):
+            found += [f"{name}: {t}" for t in imports(name, path, known) if t.split(".")[0] == "persistence"]
+    assert found == []
+
+
 def test_the_service_hands_out_no_session_or_row() -> None:
     """Nothing outside the service and persistence imports the ORM tables of a game in play."""
     known = modules()
@@ -174,3 +185,19 @@ def test_the_sender_calls_no_use_case() -> None:
             assert node.func.attr not in use_cases, f"deliver.py:{node.lineno} calls {node.func.attr}"
         if isinstance(node, ast.Attribute):
             assert node.attr != "service", f"deliver.py:{node.lineno} reaches for a service"
+
+
+def test_handlers_hold_no_text() -> None:
+    """Every user-facing text lives under ``shithead_bot/telegram/render``: no handler marks a
+    string for translation (handlers answer, delegate and send what render wrote)."""
+    found = []
+    for name, path in modules().items():
+        if not name.startswith("shithead_bot.telegram.handlers"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+                func = node.func
+                called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                if called in {"_", "gettext", "ngettext", "_n", "N_"} and isinstance(node.args[0].value, str):
+                    found.append(f"{name}:{node.lineno}")
+    assert found == []

@@ -245,20 +245,6 @@ async def games_of_player(*, session: AsyncSession, player_id: int, open_only: b
     return [PlayerGame(g, s, c) for g, s, c in (await session.execute(query)).all()]
 
 
-async def due_games(*, session: AsyncSession, now: datetime, limit: int = 100, skip_locked: bool = False) -> list[Game]:
-    """Games whose next timer event is due, oldest first. With ``skip_locked`` (PostgreSQL) the rows
-    are claimed FOR UPDATE SKIP LOCKED, so two workers never take the same one."""
-    query = (
-        select(Game)
-        .where(col(Game.due_at).is_not(None), col(Game.due_at) <= now)
-        .order_by(col(Game.due_at))
-        .limit(limit)
-    )
-    if skip_locked:
-        query = query.with_for_update(skip_locked=True)
-    return list((await session.execute(query)).scalars())
-
-
 async def due_game_versions(*, session: AsyncSession, now: datetime, limit: int = 100) -> list[tuple[int, int]]:
     """(id, version) of games whose timer is due, oldest first (the partial index ix_game_due)."""
     query = (

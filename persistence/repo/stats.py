@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
 from persistence.models import (
+    Actor,
     Chat,
     Game,
     GameStatus,
@@ -37,10 +38,6 @@ class StatsRow:
     average_place: float
     stood_in_moves: int = 0  # moves a stand-in made for the player (away, or after timeouts)
     stood_in_games: int = 0  # …in this many of the games
-
-    @property
-    def win_rate(self) -> float:
-        return self.firsts / self.games if self.games else 0.0
 
 
 def _stats_query(*conditions: Any) -> Any:
@@ -82,7 +79,7 @@ async def player_stats(*, session: AsyncSession, player_id: int) -> StatsRow | N
     stood_in = select(func.count(), func.count(func.distinct(col(Move.game_id)))).select_from(Move)
     stood_in = stood_in.join(Seat, (col(Seat.game_id) == col(Move.game_id)) & (col(Seat.number) == col(Move.seat)))
     stood_in = stood_in.join(Game, col(Game.id) == col(Move.game_id)).where(
-        col(Seat.player_id) == player_id, col(Move.actor) == "standin", col(Game.status) == GameStatus.FINISHED
+        col(Seat.player_id) == player_id, col(Move.actor) == Actor.STANDIN, col(Game.status) == GameStatus.FINISHED
     )
     moves, games = (await session.execute(stood_in)).one()
     return replace(rows[0], stood_in_moves=int(moves or 0), stood_in_games=int(games or 0))

@@ -2,9 +2,12 @@
 
 :class:`GameService` holds the use cases; each returns a :class:`Result` with the notices it wrote
 to the outbox, which :class:`Outbox` delivers through whatever sender the front end provides, or
-frozen snapshots (:mod:`snapshot`) — never a session or an ORM row.
+frozen snapshots (:mod:`snapshot`) — never a session or an ORM row. The values a front end compares
+(:class:`GameStatus`, :class:`Actor`) and the clock helper (:func:`utcnow`) are re-exported from here, so a front end
+imports nothing of ``persistence``.
 """
 
+from persistence.models import Actor, GameStatus, utcnow
 from shithead_bot.service.autoplay import Autoplay
 from shithead_bot.service.errors import (
     AlreadyDoneError,
@@ -27,7 +30,7 @@ from shithead_bot.service.errors import (
 from shithead_bot.service.facade import GameService
 from shithead_bot.service.notices import Announcement, Notice, NoticeKind, Reminder
 from shithead_bot.service.outbox import Outbox, Sender
-from shithead_bot.service.queries import PlayerGame
+from shithead_bot.service.queries import PlayerGame, PlayerRecord, PresetCount
 from shithead_bot.service.ratings import OVERALL
 from shithead_bot.service.schedule import QuietHours
 from shithead_bot.service.snapshot import (
@@ -46,6 +49,7 @@ from shithead_bot.service.verification import Verdict
 __all__ = [
     "OVERALL",
     "TABLE_STYLES",
+    "Actor",
     "AlreadyDoneError",
     "AlreadyJoinedError",
     "AlreadyOpenError",
@@ -57,6 +61,7 @@ __all__ = [
     "GameRecord",
     "GameService",
     "GameSnapshot",
+    "GameStatus",
     "LobbyFullError",
     "MoveLine",
     "MoveRejectedError",
@@ -68,6 +73,8 @@ __all__ = [
     "NoticeKind",
     "Outbox",
     "PlayerGame",
+    "PlayerRecord",
+    "PresetCount",
     "QuietHours",
     "QuietHoursError",
     "RateLimitedError",
@@ -83,4 +90,5 @@ __all__ = [
     "Verdict",
     "WrongStateError",
     "plays_like",
+    "utcnow",
 ]

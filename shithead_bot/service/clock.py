@@ -90,19 +90,6 @@ def _fire_turn_timer(core: Core, tx: GameTx) -> None:
         settle(tx, core.settings)
 
 
-async def timeout(core: Core, game_id: int, version: int) -> Result:
-    """Act for whoever let the deadline pass. ``version`` is the game version the timer saw: if
-    anything happened since, the timer lost the race and nothing is done."""
-    async with core.transaction() as session:
-        tx = await core.load(session, game_id)
-        if tx.loaded_version != version:
-            raise StaleVersionError(f"timer for version {version}, game is at {tx.loaded_version}")
-        tx.require(*ACTIVE)
-        time_out_everyone(tx)
-        settle(tx, core.settings)
-        return await core.commit(tx)
-
-
 async def nudge(core: Core, game_id: int, user_id: int) -> Result:
     """Another player asks the bot to remind whoever must act: at most once an hour per game."""
     async with core.transaction() as session:

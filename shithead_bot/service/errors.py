@@ -118,11 +118,6 @@ class MoveRejectedError(ServiceError):
         self.error = error
 
     @property
-    def reason(self) -> str:
-        """The engine's explanation (for logs only: it may describe the mover's hand)."""
-        return str(self.error)
-
-    @property
     def cause(self) -> str:
         return type(self.error).__name__
 

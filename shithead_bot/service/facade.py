@@ -1,7 +1,9 @@
 """GameService: every use case of both games behind one object, transport-free — a terminal or a
 web front end could call the same methods. Each is a function of its family's module (lobby,
 play, clock, lifecycle, chats, queries, messages) taking the :class:`Core`; this class only lists
-them, in one visible place, and retries each once on a transient database fault."""
+them, in one visible place, each with its unit of work's retry: :func:`use_case` for those that
+change something (run again on a transient database fault, and after their computers thought
+ahead), :func:`query` for those that only read (run again on a transient database fault)."""
 
 from __future__ import annotations
 
@@ -18,87 +20,85 @@ from shithead_bot.service import (
     verification,
 )
 from shithead_bot.service import play as playing
-from shithead_bot.service.unit import Core, retrying
+from shithead_bot.service.unit import Core, query, use_case
 
 
-@retrying
 class GameService(Core):
     """Every use case, by family. Each takes plain ids and returns a Result or frozen snapshots."""
 
     # the lobby
-    open_lobby = lobby.open_lobby
-    open_private_game = lobby.open_private_game
-    join = lobby.join
-    leave = lobby.leave
-    add_computer = lobby.add_computer
-    remove_computer = lobby.remove_computer
-    start = lobby.start
-    rematch = lobby.rematch
+    open_lobby = use_case(lobby.open_lobby)
+    open_private_game = use_case(lobby.open_private_game)
+    join = use_case(lobby.join)
+    leave = use_case(lobby.leave)
+    add_computer = use_case(lobby.add_computer)
+    remove_computer = use_case(lobby.remove_computer)
+    start = use_case(lobby.start)
+    rematch = use_case(lobby.rematch)
 
     # playing
-    play = playing.play
-    play_on = playing.play_on
-    forfeit = playing.forfeit
+    play = use_case(playing.play)
+    play_on = use_case(playing.play_on)
+    forfeit = use_case(playing.forfeit)
 
     # idle players: the timers
-    due = clock.due
-    next_due_at = clock.next_due_at
-    fire_due = clock.fire_due
-    timeout = clock.timeout
-    nudge = clock.nudge
-    set_turn_time = clock.set_turn_time
-    set_quiet_hours = clock.set_quiet_hours
-    quiet_hours = clock.quiet_hours
+    due = query(clock.due)
+    next_due_at = query(clock.next_due_at)
+    fire_due = use_case(clock.fire_due)
+    nudge = use_case(clock.nudge)
+    set_turn_time = use_case(clock.set_turn_time)
+    set_quiet_hours = use_case(clock.set_quiet_hours)
+    quiet_hours = query(clock.quiet_hours)
 
     # away: a stand-in plays for an absent player
-    go_away = away.go_away
-    come_back = away.come_back
-    away_until = away.away_until
+    go_away = use_case(away.go_away)
+    come_back = use_case(away.come_back)
+    away_until = query(away.away_until)
 
     # the rest of a game's life
-    pause = lifecycle.pause_game
-    vote_pause = lifecycle.vote_pause
-    resume = lifecycle.resume
-    abort = lifecycle.abort
+    pause = use_case(lifecycle.pause_game)
+    vote_pause = use_case(lifecycle.vote_pause)
+    resume = use_case(lifecycle.resume)
+    abort = use_case(lifecycle.abort)
 
     # players, chats, updates
-    take_update = chats.take_update
-    forget_old_updates = chats.forget_old_updates
-    see_user = chats.see_user
-    set_can_message = chats.set_can_message
-    set_autoplay = chats.set_autoplay
-    autoplay_of = chats.autoplay_of
-    ensure_chat = chats.ensure_chat
-    update_chat = chats.update_chat
-    add_house_rule = chats.add_house_rule
-    chat_rules = chats.chat_rules
-    bot_removed = chats.bot_removed
-    bot_added = chats.bot_added
-    migrate_chat = chats.migrate_chat
+    take_update = use_case(chats.take_update)
+    forget_old_updates = use_case(chats.forget_old_updates)
+    see_user = use_case(chats.see_user)
+    set_can_message = use_case(chats.set_can_message)
+    set_autoplay = use_case(chats.set_autoplay)
+    autoplay_of = query(chats.autoplay_of)
+    ensure_chat = use_case(chats.ensure_chat)
+    update_chat = use_case(chats.update_chat)
+    add_house_rule = use_case(chats.add_house_rule)
+    chat_rules = use_case(chats.chat_rules)
+    bot_removed = use_case(chats.bot_removed)
+    bot_added = use_case(chats.bot_added)
+    migrate_chat = use_case(chats.migrate_chat)
 
     # reading
-    game_view = queries.game_view
-    game_and_moves = queries.game_and_moves
-    open_game = queries.open_game
-    games_of = queries.games_of
-    recent_moves = queries.recent_moves
-    moves = queries.moves
-    record = queries.record
-    rebuild = queries.rebuild
-    player_record = queries.player_record
-    games_per_preset = queries.games_per_preset
-    chat_ratings = standings.chat_ratings
-    player_ratings = standings.player_ratings
-    rebuild_ratings = standings.rebuild_ratings
-    export_game = archive.export_game
-    verify_game = verification.verify_game
-    vitals = queries.vitals
-    ping = queries.ping
+    game_view = query(queries.game_view)
+    game_and_moves = query(queries.game_and_moves)
+    open_game = query(queries.open_game)
+    games_of = query(queries.games_of)
+    recent_moves = query(queries.recent_moves)
+    moves = query(queries.moves)
+    record = query(queries.record)
+    rebuild = query(queries.rebuild)
+    player_record = query(queries.player_record)
+    games_per_preset = query(queries.games_per_preset)
+    chat_ratings = query(standings.chat_ratings)
+    player_ratings = query(standings.player_ratings)
+    rebuild_ratings = use_case(standings.rebuild_ratings)
+    export_game = query(archive.export_game)
+    verify_game = query(verification.verify_game)
+    vitals = query(queries.vitals)
+    ping = query(queries.ping)
 
     # messages the front end keeps, and the fleet's send rate
-    record_game_messages = messages.record_game_messages
-    record_private_message = messages.record_private_message
-    record_reminder_message = messages.record_reminder_message
-    known_private_messages = messages.known_private_messages
-    reserve_send = messages.reserve_send
-    hold_sends = messages.hold_sends
+    record_game_messages = use_case(messages.record_game_messages)
+    record_private_message = use_case(messages.record_private_message)
+    record_reminder_message = use_case(messages.record_reminder_message)
+    known_private_messages = query(messages.known_private_messages)
+    reserve_send = query(messages.reserve_send)
+    hold_sends = query(messages.hold_sends)

@@ -7,7 +7,7 @@ from datetime import timedelta
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import engine
-from engine import AnyRules, EngineError, rules_from_dict
+from engine import AnyRules, EngineError, GameKind, rules_from_dict
 from engine.ai import DEFAULT_LEVEL, level_name
 from persistence import repo
 from persistence.models import Chat, Game, GameStatus, Player, Seat
@@ -33,11 +33,11 @@ def rules_for(chat: Chat, kind: str | None = None, preset_name: str | None = Non
     and, when the chat's saved house rules can no longer be used, why (they are left out)."""
     kind = kind or chat.game_kind
     base: AnyRules
-    if kind == "neighbor":
-        base, saved_applies = engine.NeighborRules(), chat.game_kind == "neighbor"
+    if kind == GameKind.NEIGHBOR:
+        base, saved_applies = engine.NeighborRules(), chat.game_kind == GameKind.NEIGHBOR
     else:
         base = engine.preset(preset_name or (chat.preset if chat.preset in engine.PRESETS else "standard"))
-        saved_applies = chat.game_kind == "shithead" and (preset_name is None or preset_name == chat.preset)
+        saved_applies = chat.game_kind == GameKind.SHITHEAD and (preset_name is None or preset_name == chat.preset)
     if not saved_applies or not chat.house_rules:
         return base, None
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine import Forfeit, Move
 from persistence import repo
-from persistence.models import GameStatus
+from persistence.models import Actor, GameStatus
 from shithead_bot.service.errors import StaleVersionError, WrongStateError
 from shithead_bot.service.snapshot import ACTIVE
 from shithead_bot.service.turns import apply, chain_waiting, settle
@@ -36,7 +36,7 @@ async def play(
             seat.private_message_id, seat.message_version = message_id, seat.keyboard_version
         if tx.away.pop(seat.number, None) is not None:  # a press on their game message: they are back
             await repo.set_away(session=session, player_id=user_id, until=None)
-        apply(tx, seat.number, move, "human")
+        apply(tx, seat.number, move, Actor.HUMAN)
         seat.timeouts_in_row = 0
         tx.hand_back = True  # the press is answered before a computer thinks: see play_on
         settle(tx, core.settings)
@@ -64,6 +64,6 @@ async def forfeit(core: Core, game_id: int, user_id: int) -> Result:
         seat = tx.seat_or_raise(user_id)
         if seat.forfeited or seat.place is not None:
             raise WrongStateError("you are no longer in this game", tx.game.status)
-        apply(tx, seat.number, Forfeit(), "human")
+        apply(tx, seat.number, Forfeit(), Actor.HUMAN)
         settle(tx, core.settings)
         return await core.commit(tx)

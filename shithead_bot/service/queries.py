@@ -31,6 +31,28 @@ class PlayerGame:
     chat: ChatSnapshot
 
 
+@dataclass(frozen=True)
+class PlayerRecord:
+    """A player's finished games across every chat."""
+
+    games: int
+    firsts: int
+    losers: int
+    average_place: float
+    stood_in_moves: int = 0  # moves a stand-in made for the player (away, or after timeouts)
+    stood_in_games: int = 0  # …in this many of the games
+
+
+@dataclass(frozen=True)
+class PresetCount:
+    """How many finished games were played with a preset of a game kind, and their average length."""
+
+    kind: str
+    preset: str
+    games: int
+    average_moves: float
+
+
 async def game_view(core: Core, game_id: int) -> GameSnapshot:
     """A game, its seats and chat, as they are now."""
     async with core.sessions() as session:
@@ -106,12 +128,17 @@ async def ping(core: Core) -> None:
         await repo.ping(session=session)
 
 
-async def player_record(core: Core, player_id: int) -> repo.StatsRow | None:
+async def player_record(core: Core, player_id: int) -> PlayerRecord | None:
     """A player's finished games across every chat."""
     async with core.sessions() as session:
-        return await repo.player_stats(session=session, player_id=player_id)
+        row = await repo.player_stats(session=session, player_id=player_id)
+    if row is None:
+        return None
+    return PlayerRecord(row.games, row.firsts, row.losers, row.average_place, row.stood_in_moves, row.stood_in_games)
 
 
-async def games_per_preset(core: Core, chat_id: int) -> list[repo.PresetRow]:
+async def games_per_preset(core: Core, chat_id: int) -> list[PresetCount]:
+    """The chat's finished games per game kind and preset, most played first."""
     async with core.sessions() as session:
-        return await repo.preset_stats(session=session, chat_id=chat_id)
+        rows = await repo.preset_stats(session=session, chat_id=chat_id)
+    return [PresetCount(row.kind, row.preset, row.games, row.average_moves) for row in rows]

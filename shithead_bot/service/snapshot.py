@@ -12,9 +12,19 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from engine import AnyRules, AnyState, Move, NeighborView, Phase, ShitheadView, event_from_dict, rules_from_dict
+from engine import (
+    AnyRules,
+    AnyState,
+    GameKind,
+    Move,
+    NeighborView,
+    Phase,
+    ShitheadView,
+    event_from_dict,
+    rules_from_dict,
+)
 from engine import events as ev
-from persistence.models import Chat, Game, GameStatus, Seat
+from persistence.models import Actor, Chat, Game, GameStatus, Seat
 from persistence.models import Move as MoveRow
 from shithead_bot.service.autoplay import timeout_moves
 
@@ -77,7 +87,7 @@ class ChatSnapshot:
     id: int
     kind: str = "group"
     title: str = ""
-    game_kind: str = "shithead"
+    game_kind: str = GameKind.SHITHEAD
     preset: str = "standard"
     house_rules: dict[str, str] = field(default_factory=dict)
     turn_seconds: int | None = 86400
@@ -189,12 +199,12 @@ class MoveLine:
     seq: int
     seat: int
     move: str
-    actor: str  # human, computer, timeout, autoplay, standin
+    actor: Actor
     events: tuple[ev.Event, ...]
 
     @classmethod
     def of(cls, row: MoveRow) -> MoveLine:
-        return cls(row.seq, row.seat, row.move, row.actor, tuple(event_from_dict(e) for e in row.events))
+        return cls(row.seq, row.seat, row.move, Actor(row.actor), tuple(event_from_dict(e) for e in row.events))
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from datetime import timedelta
 import engine
 from engine import EngineError, Forfeit, Move, Phase, new_game, rules_from_dict
 from engine import events as ev
-from persistence.models import GameStatus
+from persistence.models import Actor, GameStatus
 from shithead_bot.config import Settings
 from shithead_bot.service.autoplay import computer_move, computer_seed, next_computer, next_forced, timeout_moves
 from shithead_bot.service.commitment import seal
@@ -28,7 +28,7 @@ AFTER_TIMEOUTS_REMOVE, AFTER_TIMEOUTS_COMPUTER = "remove", "computer"  # a chat'
 STAND_IN_CAP = 12  # moves of one seat's timed-out turn, at most (the swap phase: up to six swaps)
 
 
-def apply(tx: GameTx, seat: int, move: Move | str, actor: str) -> list[ev.Event]:
+def apply(tx: GameTx, seat: int, move: Move | str, actor: Actor) -> list[ev.Event]:
     """One move through the engine (validated: a refusal changes nothing) and into the log."""
     assert tx.state is not None
     try:
@@ -44,15 +44,15 @@ def apply(tx: GameTx, seat: int, move: Move | str, actor: str) -> list[ev.Event]
             "seq": seq,
             "seat": seat,
             "move": text,
-            "actor": actor,
+            "actor": str(actor),
             "events": [engine.event_to_dict(e) for e in events],
             "created_at": tx.now,
         }
     )
     tx.events.extend((seq, e) for e in events)
-    if actor != "computer":
+    if actor != Actor.COMPUTER:
         tx.moved.append((seat, seq))
-    if actor in ("autoplay", "standin"):  # the player's message tells it silently
+    if actor in (Actor.AUTOPLAY, Actor.STANDIN):  # the player's message tells it silently
         tx.autoplayed.add(seq)
     if isinstance(move, Forfeit) or text == "f":
         tx.seat(seat).forfeited = True
@@ -79,7 +79,7 @@ def play_computers(tx: GameTx, settings: Settings) -> None:
             forced = next_forced(state, levels, tx.autoplay)
             if forced is None:
                 return
-            apply(tx, forced[0], forced[1], "autoplay")
+            apply(tx, forced[0], forced[1], Actor.AUTOPLAY)
             continue
         seat, level = found
         seed = computer_seed(tx.game.seed, tx.game.move_count)
@@ -93,7 +93,7 @@ def play_computers(tx: GameTx, settings: Settings) -> None:
             return
         if move is None:
             raise ThinkFirst(Chain(state.copy(), levels, tx.game.seed, tx.game.move_count, dict(tx.autoplay)))
-        apply(tx, seat, move, "standin" if tx.stood_in(seat) else "computer")
+        apply(tx, seat, move, Actor.STANDIN if tx.stood_in(seat) else Actor.COMPUTER)
     log.warning("game %s: computer move cap reached; the sweep will carry on", tx.game.id)
 
 
@@ -227,7 +227,7 @@ def time_out(tx: GameTx, number: int) -> None:
         return
     if limit and seat.timeouts_in_row >= limit and state.phase is not Phase.SWAP:
         tx.removed.add(number)
-        apply(tx, number, Forfeit(), "timeout")
+        apply(tx, number, Forfeit(), Actor.TIMEOUT)
         tx.announce(Announcement.REMOVED, number, timeouts=seat.timeouts_in_row)
         return
     # The move log marks these moves "timeout": the table tells who timed out and what was done.
@@ -235,7 +235,7 @@ def time_out(tx: GameTx, number: int) -> None:
         stand_in_for(tx, number)
         return
     for move in timeout_moves(state, number, tx.game.seed + tx.game.move_count):
-        apply(tx, number, move, "timeout")
+        apply(tx, number, move, Actor.TIMEOUT)
 
 
 def stand_in_for(tx: GameTx, number: int) -> None:
@@ -248,7 +248,7 @@ def stand_in_for(tx: GameTx, number: int) -> None:
         if state.is_over or number not in state.seats_to_act():
             return
         seed = computer_seed(tx.game.seed, tx.game.move_count)
-        apply(tx, number, computer_move(state, number, tx.chat.standin_level, seed), "timeout")
+        apply(tx, number, computer_move(state, number, tx.chat.standin_level, seed), Actor.TIMEOUT)
 
 
 def time_out_everyone(tx: GameTx) -> None:

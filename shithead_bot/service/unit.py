@@ -17,22 +17,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import inspect
 import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, Self, TypeVar, cast
 
 from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
 from engine import AnyState, load_game
 from engine import events as ev
 from persistence import repo
+from persistence.db import make_engine, make_sessionmaker
 from persistence.models import Chat, Game, GameStatus, Player, Seat, utcnow
 from shithead_bot.config import Settings
 from shithead_bot.service import ratings
@@ -55,6 +55,7 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], datetime]
 
 T = TypeVar("T")
+P = ParamSpec("P")
 RETRY_SQLSTATES = frozenset({"40001", "40P01"})  # serialization failure, deadlock detected
 RETRY_TEXTS = (
     "database is locked",
@@ -93,12 +94,12 @@ PAUSES = (0.05, 0.25)  # seconds before each further attempt: a failover or a ki
 ATTEMPTS = len(PAUSES) + 1  # can drop the retry's fresh connection too
 
 
-def retry_transient(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
+def retry_transient(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
     """Run the use case again (up to :data:`ATTEMPTS` in all, after a short pause) while it meets
     transient database faults."""
 
     @functools.wraps(fn)
-    async def run(*args: Any, **kwargs: Any) -> T:
+    async def run(*args: P.args, **kwargs: P.kwargs) -> T:
         for attempt, pause in enumerate(PAUSES, start=1):
             try:
                 return await fn(*args, **kwargs)
@@ -121,35 +122,36 @@ def retry_transient(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[
 THINKING_ROUNDS = 3  # then the computers' decisions are made inside the transaction
 
 
-def think_first(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
-    """Run the use case again after its computers thought ahead (:class:`ThinkFirst`), outside
-    the transaction and off the event loop; a rerun draws the same seeds."""
+def think_first(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+    """Run the use case (its first argument the :class:`Core`) again after its computers thought
+    ahead (:class:`ThinkFirst`), outside the transaction and off the event loop; a rerun draws the
+    same seeds."""
 
     @functools.wraps(fn)
-    async def run(core: Core, *args: Any, **kwargs: Any) -> T:
+    async def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        core = cast(Core, args[0])
         with seed_tape() as tape:
             with deferring(True):
                 for _ in range(THINKING_ROUNDS):
                     try:
-                        return await fn(core, *args, **kwargs)
+                        return await fn(*args, **kwargs)
                     except ThinkFirst as need:
                         await core.thinker.think(need.chain)
                     tape.rewind()
-            return await fn(core, *args, **kwargs)
+            return await fn(*args, **kwargs)
 
     return run
 
 
-C = TypeVar("C", bound=type)
+def use_case(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+    """A use case that changes something: its unit of work is run again on a transient database
+    fault (:func:`retry_transient`), and after its computers thought ahead (:func:`think_first`)."""
+    return think_first(retry_transient(fn))
 
 
-def retrying(cls: C) -> C:
-    """Give every public coroutine method of a service class :func:`retry_transient` and
-    :func:`think_first`."""
-    for name, member in list(vars(cls).items()):
-        if not name.startswith("_") and inspect.iscoroutinefunction(member):
-            setattr(cls, name, think_first(retry_transient(member)))
-    return cls
+def query(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+    """A use case that only reads: run again on a transient database fault (no computer moves in it)."""
+    return retry_transient(fn)
 
 
 @dataclass
@@ -276,6 +278,20 @@ class Core:
         bind = sessions.kw.get("bind")
         self.dialect = bind.dialect.name if bind is not None else "sqlite"
         self._write_lock = asyncio.Lock() if self.dialect == "sqlite" else None
+        self._engine: AsyncEngine | None = None
+
+    @classmethod
+    def connect(cls, settings: Settings) -> Self:
+        """A service on the database of ``settings`` (its own engine: :meth:`close` it at the end)."""
+        engine = make_engine(settings.database_url)
+        service = cls(make_sessionmaker(engine), settings)
+        service._engine = engine
+        return service
+
+    async def close(self) -> None:
+        """Close the database connections of a service that :meth:`connect` made."""
+        if self._engine is not None:
+            await self._engine.dispose()
 
     def seed_source(self) -> int:
         """A new game's seed (the same again when the use case runs again: see :func:`think_first`)."""

@@ -20,7 +20,6 @@ from telegram.ext import (
     filters,
 )
 
-from persistence.db import make_engine, make_sessionmaker
 from shithead_bot.config import Settings
 from shithead_bot.service import GameService, Outbox
 from shithead_bot.telegram import jobs
@@ -130,9 +129,8 @@ def _register(app: Application) -> None:
 
 async def _post_init(app: Application) -> None:
     settings: Settings = app.bot_data["settings"]
-    engine = make_engine(settings.database_url)
-    app.bot_data["engine"] = engine
-    service = GameService(make_sessionmaker(engine), settings)
+    service = GameService.connect(settings)
+    app.bot_data["service"] = service
     limiter = app.bot.rate_limiter
     if isinstance(limiter, SendRate) and service.dialect == "postgresql":
         limiter.buckets = SharedBuckets(service)  # one send rate for every worker on this database
@@ -162,6 +160,6 @@ async def _post_init(app: Application) -> None:
 
 
 async def _post_shutdown(app: Application) -> None:
-    engine = app.bot_data.get("engine")
-    if engine is not None:
-        await engine.dispose()
+    service = app.bot_data.get("service")
+    if service is not None:
+        await service.close()

@@ -31,9 +31,17 @@ from typing import Any, TypeVar
 from telegram import Bot, Message
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter
 
-from persistence.models import GameStatus, utcnow
 from shithead_bot.i18n import pick_language
-from shithead_bot.service import Announcement, GameSnapshot, MoveLine, Notice, NoticeKind, SeatSnapshot
+from shithead_bot.service import (
+    Announcement,
+    GameSnapshot,
+    GameStatus,
+    MoveLine,
+    Notice,
+    NoticeKind,
+    SeatSnapshot,
+    utcnow,
+)
 from shithead_bot.service.outbox import PartialDelivery
 from shithead_bot.service.report import Plan, PrivateMessage, Report
 from shithead_bot.telegram.botapi import BotApi, PlayerUnreachableError, TopicGoneError, is_outage

@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy.exc import DBAPIError
 from telegram.ext import ContextTypes, JobQueue
 
-from persistence.models import utcnow
+from shithead_bot.service import utcnow
 from shithead_bot.service.unit import fault_name, is_transient
 from shithead_bot.telegram.context import bot_context
 

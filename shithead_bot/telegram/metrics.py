@@ -10,8 +10,7 @@ from dataclasses import dataclass, field
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from telegram.error import RetryAfter
 
-from persistence.models import GameStatus, utcnow
-from shithead_bot.service import GameService
+from shithead_bot.service import GameService, GameStatus, utcnow
 from shithead_bot.telegram.botapi import is_outage
 
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)

@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from engine import GAME_KINDS, PRESETS
+from engine import GAME_KINDS, PRESETS, GameKind
 from shithead_bot.i18n import N_
 from shithead_bot.service.schedule import QuietHours, SettingError, iana_zone, parse_duration
 from shithead_bot.telegram.render.levels import level_words
@@ -116,7 +116,7 @@ class NewGame:
     """What follows /newgame: ``neighbor`` or a preset, then ``KEY=VALUE`` house rules; and, for a
     game against computers, their level (``hard``) and how many (``3``), None when not given."""
 
-    kind: str = "shithead"
+    kind: str = GameKind.SHITHEAD
     preset: str | None = None
     house_rules: dict[str, str] = field(default_factory=dict)
     level: str | None = None
@@ -127,7 +127,7 @@ def parse_newgame(args: Sequence[str]) -> NewGame | None:
     """None when a word is neither a game, a preset, a computer level, a number of computers
     (1 to 9) nor ``KEY=VALUE``. A level may be named in any language (``difficile``) or by its
     older name (``heuristic``: normal)."""
-    kind, preset, level, computers = "shithead", None, None, None
+    kind, preset, level, computers = GameKind.SHITHEAD, None, None, None
     rules: dict[str, str] = {}
     for arg in args:
         word = arg.strip().lower()
@@ -135,7 +135,7 @@ def parse_newgame(args: Sequence[str]) -> NewGame | None:
             key, _, value = word.partition("=")
             rules[key] = value
         elif word in GAME_KINDS:
-            kind = word
+            kind = GameKind(word)
         elif word in PRESETS:
             preset = word
         elif word in level_words():

@@ -108,7 +108,7 @@ async def test_move_queries_use_indexes(db_url: str, clock: FakeClock) -> None:
     ctx = await service.game_view(game_id)
     await service.play(game_id, user(0).id, "r", ctx.seat(0).keyboard_version)
     async with sessions() as session:
-        await repo.due_games(session=session, now=clock.now, limit=10)
+        await repo.due_game_versions(session=session, now=clock.now, limit=10)
         await repo.games_of_player(session=session, player_id=user(0).id)
         await repo.claim_outbox(session=session, now=clock.now, lease=timedelta(seconds=5))
         await session.rollback()

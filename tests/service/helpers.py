@@ -71,3 +71,14 @@ async def play_humans_to_end(service: GameService, game_id: int, *, seed: int = 
 
 def kinds(result: Result) -> list[str]:
     return [str(n.kind) for n in result.notices]
+
+
+async def time_out(service: GameService, clock: FakeClock, game_id: int, version: int | None = None) -> Result:
+    """What the timer sweep does at a turn's deadline: the clock reaches it and the game's due timer
+    fires (``version``: the one the sweep saw; the game's current one by default)."""
+    ctx = await service.game_view(game_id)
+    assert ctx.game.deadline_at is not None
+    clock.now = max(clock.now, ctx.game.deadline_at)
+    result = await service.fire_due(game_id, ctx.game.version if version is None else version)
+    assert result is not None
+    return result

@@ -18,7 +18,7 @@ from shithead_bot.service import (
     WrongStateError,
 )
 from tests.conftest import FakeClock
-from tests.service.helpers import GROUP, kinds, lobby_with, make_service, play_humans_to_end, user
+from tests.service.helpers import GROUP, kinds, lobby_with, make_service, play_humans_to_end, time_out, user
 
 
 @pytest.mark.parametrize("preset", ["smelly", "classic", "free", "standard"])
@@ -194,9 +194,8 @@ async def test_timeout_acts_for_the_player_and_loses_to_a_real_move(
     seen = await service.game_view(game_id)
     await service.play(game_id, user(1).id, "r", seen.seat(1).keyboard_version)
     with pytest.raises(StaleVersionError):
-        await service.timeout(game_id, seen.game.version)  # a real move came first
-    now = await service.game_view(game_id)
-    result = await service.timeout(game_id, now.game.version)
+        await time_out(service, clock, game_id, seen.game.version)  # a real move came first
+    result = await time_out(service, clock, game_id)
     assert {"moved", "table"} <= {str(n.kind) for n in result.notices}
     async with sessions() as session:
         actors = (await session.execute(select(Move.actor).where(Move.game_id == game_id))).scalars().all()
@@ -216,7 +215,7 @@ async def test_removal_after_timeouts_in_a_row(sessions: async_sessionmaker[Asyn
         ctx = await service.game_view(game_id)
         if ctx.game.status != "playing":
             break
-        result = await service.timeout(game_id, ctx.game.version)
+        result = await time_out(service, clock, game_id)
         removed = next((n for n in result.notices if n.data.get("what") == "removed"), removed)
         if removed:
             break

@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 import pytest
 
 from shithead_bot.i18n import translations
-from shithead_bot.telegram.handlers.chat_settings import in_words
 from shithead_bot.telegram.parsing import SettingError, parse_away
 from shithead_bot.telegram.render.away import away_text, back_text
+from shithead_bot.telegram.render.replies import in_words
 
 
 @pytest.mark.parametrize(("text", "seconds"), [("3d", 3 * 86400), ("12h", 43200), ("30m", 1800), ("2w", 14 * 86400)])

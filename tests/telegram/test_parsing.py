@@ -100,7 +100,7 @@ def test_a_time_that_is_no_time_of_day_is_called_so() -> None:
 
 def test_setting_refusals_are_translated() -> None:
     from shithead_bot.i18n import translations
-    from shithead_bot.telegram.handlers.chat_settings import in_words
+    from shithead_bot.telegram.render.replies import in_words
 
     with pytest.raises(SettingError) as refused:
         QuietHours.parse("25:00-08:00")

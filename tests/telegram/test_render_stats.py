@@ -3,9 +3,8 @@ and overall with their trend and the level they play like — in English and Fre
 
 from __future__ import annotations
 
-from persistence.repo import PresetRow, StatsRow
 from shithead_bot.i18n import translations
-from shithead_bot.service import RatingLine, plays_like
+from shithead_bot.service import PlayerRecord, PresetCount, RatingLine, plays_like
 from shithead_bot.telegram.render.info import my_ratings_text, ratings_text
 
 EN, FR = translations("en"), translations("fr")
@@ -19,7 +18,7 @@ BOARD = [line("p:1", "Alice", 30, 2, 12), line("c:hard", "🤖 hard", 27, 1.5, 1
 
 
 def test_a_group_sees_its_players_by_rating_and_plurals() -> None:
-    text = ratings_text(BOARD, [PresetRow("shithead", "standard", 16, 80.0)], EN)
+    text = ratings_text(BOARD, [PresetCount("shithead", "standard", 16, 80.0)], EN)
     lines = text.splitlines()
     assert lines[0] == "🏆 <b>Ratings</b> (rating · games · times the loser)"
     assert lines[1] == "1. Alice — 24.0 · 12 games · 💩1"
@@ -47,14 +46,14 @@ def test_no_rated_game_yet() -> None:
 def test_a_player_sees_each_chat_overall_the_trend_and_who_they_play_like() -> None:
     mine = [line("p:1", "Alice", 30, 2, 12, trend=1.25), line("p:1", "Alice", 28, 2, 20, chat=0, title="", trend=-0.5)]
     computers = [line("c:easy", "", 12, 1, 50, chat=0), line("c:normal", "", 27, 1, 50, chat=0)]
-    text = my_ratings_text(mine, computers, StatsRow(1, "Alice", 20, 8, 2, 1.9), EN)
+    text = my_ratings_text(mine, computers, PlayerRecord(20, 8, 2, 1.9), EN)
     assert text.splitlines()[1:4] == [
         "Friends: 24.0 · 12 games · ▲ 1.2",
         "Overall: 22.0 · 20 games · ▼ 0.5",
         "You play like the normal computer.",
     ]
     assert "Your record: 20 games, 8 won" in text
-    assert "Your record: 1 game," in my_ratings_text(mine, [], StatsRow(1, "Alice", 1, 1, 0, 1.0), EN)
+    assert "Your record: 1 game," in my_ratings_text(mine, [], PlayerRecord(1, 1, 0, 1.0), EN)
 
 
 def test_stats_in_french() -> None:

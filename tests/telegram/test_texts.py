@@ -340,8 +340,8 @@ def test_the_last_timeout_warning_says_an_ordinal() -> None:
 def test_settings_and_refusals_count_in_the_singular() -> None:
     from shithead_bot.i18n import translations
     from shithead_bot.service import RateLimitedError
+    from shithead_bot.telegram.render.replies import refusal
     from shithead_bot.telegram.render.rules import settings_text
-    from shithead_bot.telegram.replies import refusal
 
     game = snapshot(playing()).with_chat(max_timeouts=1)
     assert "Removal after 1 missed turn (0: never)" in settings_text(game.chat, translations("en"))
@@ -401,7 +401,7 @@ def test_who_left_is_told_so_once() -> None:
 
 
 def test_no_rematch_when_fewer_than_two_players_would_be_dealt_in() -> None:
-    from shithead_bot.telegram import keyboards
+    from shithead_bot.telegram.render import keyboards
 
     assert private.result(page_of(finished()), finished().seat(0)).buttons
     game = finished(forfeited=(1, 2))

@@ -20,8 +20,8 @@ from shithead_bot.i18n import available_languages, pick_language, translations
 from shithead_bot.narrate import Narrator
 from shithead_bot.service import MoveRejectedError
 from shithead_bot.telegram.render.info import COMMANDS
+from shithead_bot.telegram.render.replies import refusal
 from shithead_bot.telegram.render.rules import rules_text
-from shithead_bot.telegram.replies import refusal
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALES = ROOT / "shithead_bot" / "locales"

@@ -12,15 +12,14 @@ from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from shithead_bot.service import ServiceError
-from shithead_bot.telegram import keyboards
 from shithead_bot.telegram.callback_data import Action, Button
 from shithead_bot.telegram.context import BotContext, bot_context, is_private, language_of, person, texts, user_info
-from shithead_bot.telegram.handlers.chat_settings import in_words
 from shithead_bot.telegram.handlers.presses import Done, Press, presser
+from shithead_bot.telegram.handlers.respond import reply, reply_privately
 from shithead_bot.telegram.parsing import SettingError, parse_away
+from shithead_bot.telegram.render import keyboards, replies
 from shithead_bot.telegram.render.away import away_choices_text, away_refused, away_text, away_toast, back_text
 from shithead_bot.telegram.render.common import esc
-from shithead_bot.telegram.replies import refusal, reply, reply_privately
 
 log = logging.getLogger(__name__)
 
@@ -44,10 +43,10 @@ async def away(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         seconds = parse_away(" ".join(args))
         done = await ctx.service.go_away(user_info(user), ctx.service.clock() + timedelta(seconds=seconds))
     except SettingError as exc:
-        await reply_privately(update, esc(away_refused(in_words(exc, t), t)))
+        await reply_privately(update, esc(away_refused(replies.in_words(exc, t), t)))
         return
     except ServiceError as exc:
-        await reply_privately(update, refusal(exc, t))
+        await reply_privately(update, replies.refusal(exc, t))
         return
     for game_id in done.game_ids:
         await ctx.deliver(game_id)

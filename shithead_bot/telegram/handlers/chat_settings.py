@@ -3,16 +3,13 @@ quiet hours (/quiet)."""
 
 from __future__ import annotations
 
-import gettext
-
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from engine import PRESETS, EngineError
+from engine import PRESETS, EngineError, GameKind
 from engine.ai import LEVELS
-from shithead_bot.i18n import N_, available_languages
+from shithead_bot.i18n import available_languages
 from shithead_bot.service import TABLE_STYLES, Autoplay, ChatSnapshot, ServiceError
-from shithead_bot.telegram import keyboards
 from shithead_bot.telegram.callback_data import Action, Button, TurnChoice
 from shithead_bot.telegram.context import (
     BotContext,
@@ -25,6 +22,7 @@ from shithead_bot.telegram.context import (
     user_info,
 )
 from shithead_bot.telegram.handlers.presses import Done, Press, presser
+from shithead_bot.telegram.handlers.respond import reply, reply_privately
 from shithead_bot.telegram.parsing import (
     SettingError,
     parse_quiet_hours,
@@ -33,9 +31,8 @@ from shithead_bot.telegram.parsing import (
     parse_timezone,
     parse_turn_time,
 )
-from shithead_bot.telegram.render import esc
+from shithead_bot.telegram.render import esc, keyboards, replies
 from shithead_bot.telegram.render.rules import SETTINGS_USAGE, autoplay_text, autoplay_unknown, settings_text
-from shithead_bot.telegram.replies import refusal, reply, reply_privately
 
 
 async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -54,12 +51,12 @@ async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(update, settings_text(current, t), keyboards.turn_times(ctx.codec, chat.id))
         return
     if not is_private(chat) and not await speaks_as_admin(update, context):
-        await reply_privately(update, t.gettext("Only a chat admin can change the settings."))
+        await reply_privately(update, replies.admins_only(t))
         return
     try:
         changed = await change(ctx, chat.id, args[0].lower(), args[1:])
     except (SettingError, EngineError, ValueError) as exc:
-        await reply(update, esc(in_words(exc, t)) + "\n" + esc(SETTINGS_USAGE))
+        await reply(update, esc(replies.in_words(exc, t)) + "\n" + esc(SETTINGS_USAGE))
         return
     await reply(update, settings_text(changed, t))
 
@@ -76,10 +73,10 @@ async def change(ctx: BotContext, chat_id: int, key: str, values: list[str]) -> 
         return await service.update_chat(chat_id, max_timeouts=parse_timeouts(values[0]))
     if key == "quiet_deadlines" and values in (["on"], ["off"]):
         return await service.update_chat(chat_id, deadlines_skip_quiet=values == ["on"])
-    if key == "game" and values in (["shithead"], ["neighbor"]):
+    if key == "game" and values in ([GameKind.SHITHEAD], [GameKind.NEIGHBOR]):
         return await service.update_chat(chat_id, game_kind=values[0], house_rules={})
     if key == "preset" and len(values) == 1 and values[0] in PRESETS:
-        return await service.update_chat(chat_id, preset=values[0], game_kind="shithead", house_rules={})
+        return await service.update_chat(chat_id, preset=values[0], game_kind=GameKind.SHITHEAD, house_rules={})
     if key == "rule" and len(values) == 1 and "=" in values[0]:
         rule, _, value = values[0].partition("=")
         return await service.add_house_rule(chat_id, rule, value)
@@ -93,7 +90,7 @@ async def change(ctx: BotContext, chat_id: int, key: str, values: list[str]) -> 
         return await service.update_chat(chat_id, **{STANDIN_SETTINGS[key][0]: values[0]})
     if key == "timezone" and len(values) == 1:
         return await service.update_chat(chat_id, timezone=parse_timezone(values[0]))
-    raise SettingError(N_("I cannot read /settings {what}"), what=f"{key[:20]} {' '.join(values)[:40]}".strip())
+    raise SettingError(replies.SETTING_UNREADABLE, what=f"{key[:20]} {' '.join(values)[:40]}".strip())
 
 
 STANDIN_SETTINGS: dict[str, tuple[str, tuple[str, ...]]] = {  # /settings KEY VALUE -> the chat's column, choices
@@ -120,20 +117,13 @@ async def autoplay(update: Update, ctx: BotContext, values: list[str]) -> None:
     await reply_privately(update, autoplay_text(setting, t))
 
 
-def in_words(exc: Exception, t: gettext.NullTranslations) -> str:
-    """Why a setting was refused, in the reader's language (a house rule's reason is the engine's)."""
-    if isinstance(exc, SettingError):
-        return t.gettext(exc.template).format(**exc.values)
-    return str(exc)
-
-
 async def turn_button(update: Update, context: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
     """A turn-time button of /settings."""
     choice = TurnChoice.parse(b.argument)
     if choice.chat_id != presser(update) and not await is_chat_admin(context, choice.chat_id, presser(update)):
-        return Done(texts(update).gettext("Only a chat admin can change the settings."))
+        return Done(replies.admins_only(texts(update)))
     await ctx.service.set_turn_time(choice.chat_id, parse_turn_time(choice.name))
-    return Done(texts(update).gettext("Turn time: {turn}").format(turn=choice.name))
+    return Done(replies.turn_time_set(choice.name, texts(update)))
 
 
 async def quiet(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -142,7 +132,6 @@ async def quiet(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user = update.effective_user
     if user is None:
         return
-    _ = texts(update).gettext
     args = context.args or []
     try:
         if args == ["off"]:
@@ -150,16 +139,13 @@ async def quiet(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         elif args:
             await ctx.service.set_quiet_hours(user.id, parse_quiet_hours(" ".join(args)))
     except SettingError as exc:
-        await reply(update, esc(in_words(exc, texts(update))))
+        await reply(update, esc(replies.in_words(exc, texts(update))))
         return
     except ServiceError as exc:
-        await reply(update, refusal(exc, texts(update)))
+        await reply(update, replies.refusal(exc, texts(update)))
         return
     current = await ctx.service.quiet_hours(user.id)
-    if current is None:
-        await reply(update, _("No quiet hours. Set some with /quiet 23:00-08:00 Europe/Paris."))
-    else:
-        await reply(update, _("Quiet hours: {hours}. No reminders then; /quiet off to remove.").format(hours=current))
+    await reply(update, replies.quiet_hours_text(current, texts(update)))
 
 
 PRESSES: dict[Action, Press] = {Action.SETTING: turn_button}

@@ -6,9 +6,7 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from persistence.models import GameStatus
-from shithead_bot.service import ServiceError
-from shithead_bot.telegram import keyboards
+from shithead_bot.service import GameStatus, ServiceError
 from shithead_bot.telegram.callback_data import Action, Button
 from shithead_bot.telegram.context import (
     ANONYMOUS,
@@ -20,7 +18,8 @@ from shithead_bot.telegram.context import (
     texts,
 )
 from shithead_bot.telegram.handlers.presses import Done, Press, close_confirmation, confirmed, presser
-from shithead_bot.telegram.replies import refusal, reply, reply_privately
+from shithead_bot.telegram.handlers.respond import reply, reply_privately
+from shithead_bot.telegram.render import keyboards, replies
 
 
 async def pause(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -41,7 +40,7 @@ async def _pause_or_resume(update: Update, context: ContextTypes.DEFAULT_TYPE, *
     t = texts(update)
     game = await ctx.service.open_game(chat.id)
     if game is None:
-        await reply(update, t.gettext("There is no game here."))
+        await reply(update, replies.no_game_here(t))
         return
     admin = await speaks_as_admin(update, context)  # an anonymous admin is one
     user_id = ANONYMOUS if user is None else user.id
@@ -51,10 +50,10 @@ async def _pause_or_resume(update: Update, context: ContextTypes.DEFAULT_TYPE, *
         else:
             result = await ctx.service.vote_pause(game.id, user_id, is_admin=admin)
     except ServiceError as exc:
-        await reply(update, refusal(exc, t))
+        await reply(update, replies.refusal(exc, t))
         return
     if not resume and result.status != GameStatus.PAUSED:
-        await reply(update, t.gettext("Your vote to pause is counted; a majority of the players pauses the game."))
+        await reply(update, replies.pause_vote_counted(t))
     await ctx.deliver(result.game_id)
 
 
@@ -67,14 +66,13 @@ async def pause_vote(update: Update, context: ContextTypes.DEFAULT_TYPE, ctx: Bo
         await ctx.service.resume(b.game_id, user_id, is_admin=admin)
         return Done(None, b.game_id)
     result = await ctx.service.vote_pause(b.game_id, user_id, is_admin=admin)
-    _ = texts(update).gettext
-    return Done(_("Paused.") if result.status == GameStatus.PAUSED else _("Your vote to pause is counted."), b.game_id)
+    return Done(replies.pause_toast(result.status == GameStatus.PAUSED, texts(update)), b.game_id)
 
 
 async def nudge(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
     """The table's ⏰ Nudge: one extra reminder for whoever must act (once an hour per game)."""
     await ctx.service.nudge(b.game_id, presser(update))
-    return Done(texts(update).gettext("Nudged!"), b.game_id)
+    return Done(replies.nudged(texts(update)), b.game_id)
 
 
 async def abort(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -83,31 +81,32 @@ async def abort(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat, user = update.effective_chat, person(update)
     if chat is None:
         return
-    _ = texts(update).gettext
+    t = texts(update)
     game = await ctx.service.open_game(chat.id)
     if game is None:
-        await reply(update, _("There is no game here."))
+        await reply(update, replies.no_game_here(t))
         return
     creator = user is not None and game.created_by == user.id
     if not creator and not await speaks_as_admin(update, context):
-        await reply_privately(update, _("Only the game's creator or a chat admin can do that."))
+        await reply_privately(update, replies.creator_or_admin_only(t))
         return
     owner = ANONYMOUS if user is None else user.id  # an anonymous admin's: any chat admin answers it
-    markup = keyboards.confirmation(ctx.codec, Action.ABORT, game.id, owner, _("🛑 Yes, abort"), _("No"))
-    await reply(update, _("Abort game #{id}? Nobody wins.").format(id=game.id), markup)
+    question = replies.abort_question(game.id, t)
+    markup = keyboards.confirmation(ctx.codec, Action.ABORT, game.id, owner, question.yes, question.no)
+    await reply(update, question.text, markup)
 
 
 async def abort_answer(update: Update, context: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
     """The confirmation's answer: aborts if its owner is the game's creator or a chat admin; an
     anonymous admin's confirmation is answered by any chat admin."""
-    _ = texts(update).gettext
+    t = texts(update)
     game = await ctx.service.game_view(b.game_id)
     admin = await is_chat_admin(context, game.chat.id, presser(update))
     if not confirmed(update, b, admin=admin):
-        await close_confirmation(update, _("The game goes on."))
+        await close_confirmation(update, replies.abort_answered(b.game_id, False, t))
         return Done()
     await ctx.service.abort(b.game_id, presser(update), is_admin=admin)
-    await close_confirmation(update, _("Game #{id} aborted.").format(id=b.game_id))
+    await close_confirmation(update, replies.abort_answered(b.game_id, True, t))
     return Done(None, b.game_id)
 
 

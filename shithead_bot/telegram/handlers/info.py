@@ -11,13 +11,13 @@ from telegram.error import Forbidden
 from telegram.ext import ContextTypes
 
 from shithead_bot.service import OVERALL
-from shithead_bot.telegram import keyboards
 from shithead_bot.telegram.callback_data import BadCallbackError
 from shithead_bot.telegram.context import bot_context, is_private, language_of, texts, user_info
 from shithead_bot.telegram.handlers import lobby, play
+from shithead_bot.telegram.handlers.respond import reply
+from shithead_bot.telegram.render import keyboards, replies
 from shithead_bot.telegram.render.info import games_text, help_text, my_ratings_text, ratings_text
 from shithead_bot.telegram.render.rules import rules_text
-from shithead_bot.telegram.replies import reply
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +44,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         action, game_id = ctx.codec.read_deep_link(payload)
     except BadCallbackError:
         log.warning("unknown /start payload from user %s", user.id)
-        await reply(update, texts(update).gettext("This link is not valid or no longer works. /games lists yours."))
+        await reply(update, replies.bad_link(texts(update)))
         return
     if action == "join":
         await lobby.join_by_link(update, ctx, game_id)
@@ -79,10 +79,11 @@ async def games(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     try:
         await context.bot.send_message(user.id, text, parse_mode=ParseMode.HTML, reply_markup=markup)
     except Forbidden:
-        link = keyboards.open_private_chat(t.gettext("Open the bot"), f"https://t.me/{ctx.bot_username}")
-        await reply(update, t.gettext("I cannot message you yet: open our chat first."), link)
+        cannot = replies.cannot_message_you(t)
+        link = keyboards.open_private_chat(cannot.label, f"https://t.me/{ctx.bot_username}")
+        await reply(update, cannot.text, link)
         return
-    await reply(update, t.gettext("I sent your games to our private chat."))
+    await reply(update, replies.games_sent_privately(t))
 
 
 async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

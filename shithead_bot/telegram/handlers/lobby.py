@@ -8,7 +8,6 @@ from telegram.ext import ContextTypes
 
 from engine import EngineError
 from engine.ai import DEFAULT_LEVEL
-from shithead_bot.i18n import N_
 from shithead_bot.service import AlreadyOpenError, LobbyFullError, ServiceError
 from shithead_bot.telegram.callback_data import Action, Button, ComputerChoice
 from shithead_bot.telegram.context import (
@@ -21,15 +20,11 @@ from shithead_bot.telegram.context import (
     user_info,
 )
 from shithead_bot.telegram.handlers.presses import Done, Press, presser
+from shithead_bot.telegram.handlers.respond import reply
 from shithead_bot.telegram.parsing import NewGame, parse_newgame
-from shithead_bot.telegram.render import esc
-from shithead_bot.telegram.render.levels import level_text
-from shithead_bot.telegram.replies import refusal, reply
+from shithead_bot.telegram.render import esc, replies
 
 PRIVATE_COMPUTERS = 2
-COMPUTERS_USAGE = N_(
-    "Against computers, in our private chat: add their level (easy, normal or hard) and how many, e.g. /newgame hard 3."
-)
 
 
 async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -41,8 +36,7 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     t = texts(update)
     asked = parse_newgame(context.args or [])
     if asked is None:
-        unknown = t.gettext("Unknown game. Try /newgame standard, smelly, classic, free or neighbor.")
-        await reply(update, f"{unknown} {t.gettext(COMPUTERS_USAGE)}")
+        await reply(update, replies.unknown_game(t))
         return
     title = chat.title or user.first_name
     try:  # house rules given here are for this game only; /settings saves them for the chat
@@ -58,23 +52,16 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                 chat_kind=chat.type, chat_title=title, thread_id=topic_of(update),
             )  # fmt: skip
     except AlreadyOpenError as exc:
-        await reply(update, refusal(exc, t), reply_to=exc.message_id)
+        await reply(update, replies.refusal(exc, t), reply_to=exc.message_id)
         return
     except LobbyFullError as exc:  # in private: too many computers asked for
-        most = t.gettext("A game seats at most {n} players: you and up to {computers} computers.")
-        await reply(update, most.format(n=exc.max_seats, computers=exc.max_seats - 1))
+        await reply(update, replies.too_many_computers(exc.max_seats, t))
         return
     except (ServiceError, EngineError) as exc:  # an engine error here is a house rule's reason: for the asker
-        await reply(update, refusal(exc, t) if isinstance(exc, ServiceError) else esc(str(exc)))
+        await reply(update, replies.refusal(exc, t) if isinstance(exc, ServiceError) else esc(str(exc)))
         return
     if result.ignored_settings:
-        await reply(
-            update,
-            t.gettext(
-                "This chat's saved house rules cannot be used ({reason}), so this game plays the plain preset. "
-                "A chat admin can fix them with /settings rules clear."
-            ).format(reason=esc(result.ignored_settings)),
-        )
+        await reply(update, replies.saved_rules_ignored(result.ignored_settings, t))
     await tell_about_levels(update, asked)
     await ctx.deliver(result.game_id)
 
@@ -86,10 +73,9 @@ async def tell_about_levels(update: Update, asked: NewGame) -> None:
     if chat is None:
         return
     if is_private(chat) and asked.level is None:
-        told = t.gettext("Your computer opponents play at the {level} level.")
-        await reply(update, f"{told.format(level=level_text(t.gettext, DEFAULT_LEVEL))} {t.gettext(COMPUTERS_USAGE)}")
+        await reply(update, replies.computers_level(DEFAULT_LEVEL, t))
     elif not is_private(chat) and (asked.level is not None or asked.computers is not None):
-        await reply(update, t.gettext("In a group, add computer players with the lobby's 🤖 buttons."))
+        await reply(update, replies.computers_by_buttons(t))
 
 
 def topic_of(update: Update) -> int | None:
@@ -105,16 +91,16 @@ async def join_by_link(update: Update, ctx: BotContext, game_id: int) -> None:
     try:
         await ctx.service.join(game_id, user_info(update.effective_user))
     except ServiceError as exc:
-        await reply(update, refusal(exc, t))
+        await reply(update, replies.refusal(exc, t))
         return
-    await reply(update, t.gettext("You joined game #{id}. Your cards will come here.").format(id=game_id))
+    await reply(update, replies.joined_by_link(game_id, t))
     await ctx.deliver(game_id)
 
 
 async def join(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
     assert update.effective_user is not None
     await ctx.service.join(b.game_id, user_info(update.effective_user))
-    return Done(texts(update).gettext("You are in! Your cards will come here in private."), b.game_id)
+    return Done(replies.joined_toast(texts(update)), b.game_id)
 
 
 async def leave(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
@@ -139,7 +125,7 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE, ctx: BotCont
     user_id = presser(update)
     admin = game.game.created_by != user_id and await is_chat_admin(context, game.chat.id, user_id)
     await ctx.service.start(b.game_id, user_id, is_admin=admin)
-    return Done(texts(update).gettext("Dealt! Check your private chat with me."), b.game_id)
+    return Done(replies.dealt_toast(texts(update)), b.game_id)
 
 
 async def rematch(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:

@@ -9,16 +9,20 @@ from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from engine import parse_rank
-from persistence.models import GameStatus
-from shithead_bot.service import GameNotFoundError, NeedsPrivateChatError, NotAPlayerError, StaleVersionError
-from shithead_bot.telegram import keyboards
+from shithead_bot.service import (
+    GameNotFoundError,
+    GameStatus,
+    NeedsPrivateChatError,
+    NotAPlayerError,
+    StaleVersionError,
+)
 from shithead_bot.telegram.botapi import PlayerUnreachableError
 from shithead_bot.telegram.callback_data import Action, Button
 from shithead_bot.telegram.context import BotContext, bot_context, is_private, language_of, texts
 from shithead_bot.telegram.handlers.presses import Done, Press, close_confirmation, confirmed, presser
-from shithead_bot.telegram.render import Page, private
+from shithead_bot.telegram.handlers.respond import reply
+from shithead_bot.telegram.render import Page, keyboards, private, replies
 from shithead_bot.telegram.render.away import back_text
-from shithead_bot.telegram.replies import refusal, reply, thinking_toast
 
 
 async def move(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
@@ -32,7 +36,7 @@ async def move(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b
         for game_id in back.game_ids:
             await ctx.deliver(game_id)
         return Done(back_text(True, texts(update)))
-    return Done(thinking_toast(texts(update)) if result.thinking else None, b.game_id, thinking=result.thinking)
+    return Done(replies.thinking_toast(texts(update)) if result.thinking else None, b.game_id, thinking=result.thinking)
 
 
 def pressed_private(update: Update) -> int | None:
@@ -75,7 +79,7 @@ async def hand_button(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotCon
         await ctx.send_hand(game, seat)
     except PlayerUnreachableError as exc:
         raise NeedsPrivateChatError(presser(update), b.game_id) from exc
-    return Done(texts(update).gettext("Sent to our private chat."))
+    return Done(replies.sent_privately(texts(update)))
 
 
 async def hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -89,15 +93,16 @@ async def hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if chat is not None and not is_private(chat):
         mine = [g for g in mine if g.chat.id == chat.id]
     if not mine:
-        await reply(update, t.gettext("You have no game going on."))
+        await reply(update, replies.no_game_going_on(t))
         return
     for found in mine:
         game = await ctx.service.game_view(found.game.id)
         try:
             await ctx.send_hand(game, game.seat(found.seat.number))
         except PlayerUnreachableError:
-            link = keyboards.open_private_chat(t.gettext("Open the bot"), ctx.deep_link("hand", found.game.id))
-            await reply(update, t.gettext("I cannot message you yet: open our chat first."), link)
+            cannot = replies.cannot_message_you(t)
+            link = keyboards.open_private_chat(cannot.label, ctx.deep_link("hand", found.game.id))
+            await reply(update, cannot.text, link)
             return
 
 
@@ -107,11 +112,11 @@ async def hand_by_link(update: Update, ctx: BotContext, game_id: int) -> None:
     try:
         game = await ctx.service.game_view(game_id)
     except GameNotFoundError as exc:
-        await reply(update, refusal(exc, texts(update)))
+        await reply(update, replies.refusal(exc, texts(update)))
         return
     seat = game.seat_of(update.effective_user.id)
     if seat is None:
-        await reply(update, texts(update).gettext("You are not playing in this game."))
+        await reply(update, replies.not_playing_this_game(texts(update)))
         return
     await ctx.send_hand(game, seat)
     await ctx.deliver(game_id)
@@ -123,26 +128,27 @@ async def forfeit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user, chat = update.effective_user, update.effective_chat
     if user is None or chat is None:
         return
-    _ = texts(update).gettext
+    t = texts(update)
     mine = await ctx.service.games_of(user.id)
     if not is_private(chat):
         mine = [g for g in mine if g.chat.id == chat.id]
     if not mine:
-        await reply(update, _("You are not playing a game here."))
+        await reply(update, replies.not_playing_here(t))
         return
     game_id = mine[0].game.id  # the most recent
-    markup = keyboards.confirmation(ctx.codec, Action.FORFEIT, game_id, user.id, _("🏳 Yes, leave"), _("No"))
-    await reply(update, _("Leave game #{id} for good? You will take the worst free place.").format(id=game_id), markup)
+    question = replies.forfeit_question(game_id, t)
+    markup = keyboards.confirmation(ctx.codec, Action.FORFEIT, game_id, user.id, question.yes, question.no)
+    await reply(update, question.text, markup)
 
 
 async def forfeit_answer(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
     """The confirmation's answer: only the player who asked may give it."""
-    _ = texts(update).gettext
+    t = texts(update)
     if not confirmed(update, b):
-        await close_confirmation(update, _("You stay in the game."))
+        await close_confirmation(update, replies.forfeit_answered(b.game_id, False, t))
         return Done()
     await ctx.service.forfeit(b.game_id, presser(update))
-    await close_confirmation(update, _("You left game #{id}.").format(id=b.game_id))
+    await close_confirmation(update, replies.forfeit_answered(b.game_id, True, t))
     return Done(None, b.game_id)
 
 

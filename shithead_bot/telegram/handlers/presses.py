@@ -16,7 +16,8 @@ from telegram.ext import ContextTypes
 from shithead_bot.service import NeedsPrivateChatError, NotAllowedError, ServiceError
 from shithead_bot.telegram.callback_data import Action, BadCallbackError, Button, Confirm, NotYourQuestionError
 from shithead_bot.telegram.context import ANONYMOUS, BotContext, bot_context, texts
-from shithead_bot.telegram.replies import answer, refusal
+from shithead_bot.telegram.handlers.respond import answer
+from shithead_bot.telegram.render import replies
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +51,7 @@ def dispatcher(presses: Mapping[Action, Press]) -> Handler:
             done = await handler(update, context, ctx, pressed)
         except BadCallbackError as exc:
             log.warning("refused a press by user %s: %s", query.from_user.id, exc)
-            await answer(query, refusal(exc, t))
+            await answer(query, replies.refusal(exc, t))
             return
         except NeedsPrivateChatError as exc:  # one tap opens the private chat and finishes the job
             link = "join" if pressed.action == Action.JOIN else "hand"
@@ -58,7 +59,7 @@ def dispatcher(presses: Mapping[Action, Press]) -> Handler:
             return
         except ServiceError as exc:  # the class only: an engine's reason may describe the presser's hand
             log.info("refused a press by user %s: %s", query.from_user.id, type(exc).__name__)
-            await answer(query, refusal(exc, t))
+            await answer(query, replies.refusal(exc, t))
             return
         # The answer goes out first; the next player's message need not wait for Telegram's reply to
         # it, and the computers think after it (the press's own notices go out meanwhile).

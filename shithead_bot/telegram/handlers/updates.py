@@ -13,7 +13,8 @@ from engine import EngineError
 from shithead_bot.service import ServiceError
 from shithead_bot.service.unit import fault_name
 from shithead_bot.telegram.context import anonymous_admin, bot_context, for_a_channel, texts
-from shithead_bot.telegram.replies import answer, reply
+from shithead_bot.telegram.handlers.respond import answer, reply
+from shithead_bot.telegram.render import replies
 
 log = logging.getLogger("shithead_bot")
 PERSONAL = frozenset({"hand", "forfeit", "quiet", "games"})  # about the sender's own games and hours
@@ -58,7 +59,7 @@ async def once(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     log.info("update %s: delivered again, already taken; ignored", update.update_id)
     if update.callback_query is not None:
-        await answer(update.callback_query, texts(update).gettext("Already done."))
+        await answer(update.callback_query, replies.already_done(texts(update)))
     raise ApplicationHandlerStop
 
 
@@ -77,15 +78,10 @@ async def senders(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     command = command_of(update)
     if for_a_channel(update):
         if command is not None:
-            _ = texts(update).gettext
-            await reply(update, _("Messages sent on behalf of a channel cannot run a game here: write as yourself."))
+            await reply(update, replies.channel_cannot_play(texts(update)))
         raise ApplicationHandlerStop
     if anonymous_admin(update) and command in PERSONAL:
-        _ = texts(update).gettext
-        await reply(
-            update,
-            _("You are writing anonymously: that runs this chat's game, but to play, write as yourself."),
-        )
+        await reply(update, replies.anonymous_cannot_play(texts(update)))
         raise ApplicationHandlerStop
 
 
@@ -97,7 +93,7 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     log.error("%s failed: %s", where, error_summary(error))
     log.debug("traceback of the failure above", exc_info=error)
     if isinstance(update, Update) and update.callback_query is not None:
-        await answer(update.callback_query, texts(update).gettext("Something went wrong; please try again."))
+        await answer(update.callback_query, replies.something_went_wrong(texts(update)))
 
 
 def error_summary(error: BaseException | None) -> str:

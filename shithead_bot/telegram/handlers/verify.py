@@ -7,8 +7,9 @@ from telegram.ext import ContextTypes
 
 from shithead_bot.service import GameNotFoundError, NotOverYetError, ServiceError
 from shithead_bot.telegram.context import bot_context, is_private, language_of, texts
+from shithead_bot.telegram.handlers.respond import reply
+from shithead_bot.telegram.render import replies
 from shithead_bot.telegram.render.commitment import not_over_text, verdict_text, verify_help_text
-from shithead_bot.telegram.replies import refusal, reply
 
 
 async def verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -29,12 +30,10 @@ async def verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     except GameNotFoundError:
         if is_private(chat) and number is None:
             await reply(update, verify_help_text(t))
-        elif number is None:
-            await reply(update, t.gettext("No game has been dealt in this chat yet: there is nothing to verify."))
         else:
-            await reply(update, t.gettext("No game #{id} was dealt in this chat.").format(id=number))
+            await reply(update, replies.nothing_dealt(number, t))
     except ServiceError as exc:
-        await reply(update, refusal(exc, t))
+        await reply(update, replies.refusal(exc, t))
     else:
         await reply(update, verdict_text(verdict, t, language_of(update)))
 

@@ -10,7 +10,7 @@ from typing import Any
 from engine import Rules
 from shithead_bot.narrate import ordinal
 from shithead_bot.service import Announcement, Notice
-from shithead_bot.telegram import keyboards
+from shithead_bot.telegram.render import keyboards
 from shithead_bot.telegram.render.commitment import commitment_lines, reveal_lines
 from shithead_bot.telegram.render.common import Page, Rendered, esc
 from shithead_bot.telegram.render.info import addressed

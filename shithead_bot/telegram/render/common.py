@@ -16,10 +16,9 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import Card, NeighborRules, Power, Rules, ShitheadView, rank_text
 from engine import events as ev
-from persistence.models import GameStatus
 from shithead_bot.i18n import pick_language, translations
 from shithead_bot.narrate import Narrator, a_rank, cards_text
-from shithead_bot.service import GameSnapshot, MoveLine
+from shithead_bot.service import Actor, GameSnapshot, GameStatus, MoveLine
 from shithead_bot.telegram.callback_data import Action, Button, Codec
 
 MAX_TEXT = 4096
@@ -200,7 +199,7 @@ class Page:
         narrator = self.narrator_for(me)
         lines: list[str] = []
         for move in moves:
-            timeout = move.actor == "timeout"
+            timeout = move.actor == Actor.TIMEOUT
             events = [e for e in move.events if self._told(e, move.seat, me, play_only, timeout)]
             told = narrator.lines(events)
             first = next((e for e in events if narrator.line(e)), None)
@@ -209,9 +208,9 @@ class Page:
                     told[0] = self.timed_out(move.seat, told[0], me)
                 else:
                     told.insert(0, self.timed_out(move.seat, None, me))
-            elif move.actor == "autoplay" and move.seat == me and told:
+            elif move.actor == Actor.AUTOPLAY and move.seat == me and told:
                 told[0] = self._("⏩ You had no other move — {what}").format(what=told[0][:1].lower() + told[0][1:])
-            elif move.actor == "standin" and move.seat == me and told:
+            elif move.actor == Actor.STANDIN and move.seat == me and told:
                 told[0] = self._("🤖 Your stand-in: {what}").format(what=told[0][:1].lower() + told[0][1:])
             lines.extend(told)
         return lines

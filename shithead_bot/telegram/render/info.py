@@ -6,9 +6,8 @@ import gettext
 import re
 from collections.abc import Sequence
 
-from persistence.repo import PresetRow, StatsRow
 from shithead_bot.i18n import N_
-from shithead_bot.service import PlayerGame, RatingLine, plays_like
+from shithead_bot.service import PlayerGame, PlayerRecord, PresetCount, RatingLine, plays_like
 from shithead_bot.telegram.render.common import esc
 
 COMMANDS = [
@@ -85,7 +84,7 @@ def games_text(games: Sequence[PlayerGame], t: gettext.NullTranslations) -> str:
     return "\n".join(lines)
 
 
-def record_text(mine: StatsRow | None, t: gettext.NullTranslations) -> str:
+def record_text(mine: PlayerRecord | None, t: gettext.NullTranslations) -> str:
     _ = t.gettext
     if mine is None:
         return _("No finished game yet.")
@@ -102,7 +101,7 @@ def record_text(mine: StatsRow | None, t: gettext.NullTranslations) -> str:
     return text
 
 
-def ratings_text(board: Sequence[RatingLine], presets: Sequence[PresetRow], t: gettext.NullTranslations) -> str:
+def ratings_text(board: Sequence[RatingLine], presets: Sequence[PresetCount], t: gettext.NullTranslations) -> str:
     """A group's /stats: the players (and computer levels) by rating, best first."""
     _, _n = t.gettext, t.ngettext
     if not board:
@@ -133,7 +132,10 @@ def rating_note(t: gettext.NullTranslations) -> str:
 
 
 def my_ratings_text(
-    mine: Sequence[RatingLine], computers: Sequence[RatingLine], record: StatsRow | None, t: gettext.NullTranslations
+    mine: Sequence[RatingLine],
+    computers: Sequence[RatingLine],
+    record: PlayerRecord | None,
+    t: gettext.NullTranslations,
 ) -> str:
     """A player's /stats in private: their rating in each chat and overall, its trend, and the
     computer level they play like."""

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from persistence.models import GameStatus
-from shithead_bot.service import SeatSnapshot
-from shithead_bot.telegram import keyboards
+from shithead_bot.service import GameStatus, SeatSnapshot
+from shithead_bot.telegram.render import keyboards
 from shithead_bot.telegram.render.common import Page, Rendered, esc
 from shithead_bot.telegram.render.levels import level_text
 

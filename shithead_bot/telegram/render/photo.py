@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine import NeighborView, Phase, ShitheadView
-from persistence.models import GameStatus
 from shithead_bot.narrate import ordinal
 from shithead_bot.picture import Labels, Picture, TableInfo, render_ranking, render_table
-from shithead_bot.telegram import keyboards
+from shithead_bot.service import GameStatus
+from shithead_bot.telegram.render import keyboards
 from shithead_bot.telegram.render.commitment import commitment_lines
 from shithead_bot.telegram.render.common import Page, Rendered, esc, fit_lines, visible_text
 

@@ -9,10 +9,9 @@ from typing import Any
 
 from engine import NeighborView, PickUp, PlayFaceDown, Rules, ShitheadView, rank_text
 from engine import events as ev
-from persistence.models import GameStatus
 from shithead_bot.narrate import a_rank, ordinal
-from shithead_bot.service import MoveLine, Reminder, SeatSnapshot
-from shithead_bot.telegram import keyboards
+from shithead_bot.service import Actor, GameStatus, MoveLine, Reminder, SeatSnapshot
+from shithead_bot.telegram.render import keyboards
 from shithead_bot.telegram.render.commitment import commitment_lines
 from shithead_bot.telegram.render.common import Page, Rendered, esc
 from shithead_bot.telegram.render.table import seat_cards
@@ -67,7 +66,7 @@ def since_last_turn(page: Page, number: int, limit: int = 8) -> list[str]:
     start = len(moves)
 
     def own(move: MoveLine) -> bool:
-        return move.seat == number and move.actor != "autoplay"
+        return move.seat == number and move.actor != Actor.AUTOPLAY
 
     while start and own(moves[start - 1]):
         start -= 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine import NeighborView, Phase, SeatInfo, ShitheadView
 from shithead_bot.narrate import ordinal
-from shithead_bot.telegram import keyboards
+from shithead_bot.telegram.render import keyboards
 from shithead_bot.telegram.render.commitment import commitment_lines
 from shithead_bot.telegram.render.common import Page, Rendered, esc, fit_lines
 from shithead_bot.telegram.render.lobby import lobby

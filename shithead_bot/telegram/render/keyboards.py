@@ -10,9 +10,8 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from engine import Keep, Move, PickUp, Play, PlayFaceDown, Ready, ShitheadView, StockGamble, Swap, Trade, rank_text
 from engine.ai import LEVELS
 from engine.moves import Source
-from persistence.models import GameStatus
 from shithead_bot.i18n import translations
-from shithead_bot.service import PlayerGame
+from shithead_bot.service import GameStatus, PlayerGame
 from shithead_bot.telegram.callback_data import Action, Button, Codec, ComputerChoice, Confirm, TurnChoice
 from shithead_bot.telegram.parsing import AWAY_CHOICES, TURN_CHOICES
 from shithead_bot.telegram.render.common import Page, rows
