@@ -66,7 +66,7 @@ async def test_fifty_connections_killed_during_play(fake: FakeTelegram, pg_db_ur
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.wait_for(task, 60)  # at least 50 kills, also after the game
         await trio[0].command("/rules")  # and the bot still answers
-        await fake.wait_for(lambda: find(fake, GROUP, trio[0].user_id, "Get rid of your cards"), timeout=15)
+        await fake.wait_for(lambda: find(fake, GROUP, trio[0].user_id, "Get rid of your cards"), timeout=60)
     finally:
         await bot.stop()
     assert sum(kills) >= 50
