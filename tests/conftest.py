@@ -176,3 +176,41 @@ def pytest_report_header() -> str:
     from engine.native import compiled_modules
 
     return "engine: " + ("compiled by mypyc" if compiled_modules() else "plain Python")
+
+
+# The longest files first (seconds alone on two cores, 2026-12), then the rest of the end-to-end
+# tests, then the other long ones; everything else keeps its place. With xdist's ``load`` dist in
+# small chunks (``--maxschedchunk`` in pyproject.toml) the run ends on short tests instead of one
+# worker starting a minute-long test when the others are done: collected in path order, every
+# end-to-end test went to the first worker's first chunk and ran one after the other.
+LONGEST_FIRST = (
+    "tests/test_image_build.py",  # ~60 s: a fresh venv and the mypyc build
+    "tests/e2e/test_timers.py",
+    "tests/e2e/test_db_faults.py",
+    "tests/e2e/test_outage.py",
+    "tests/e2e/test_faults.py",
+    "tests/e2e/test_send_rate.py",
+    "tests/e2e/test_log_privacy.py",
+    "tests/e2e/test_games.py",
+    "tests/e2e/test_fleet.py",
+    "tests/e2e/",
+    "tests/test_cli_verify.py",
+    "tests/test_cli_data.py",
+    "tests/telegram/test_outage.py",
+    "tests/telegram/test_real_groups.py",
+    "tests/telegram/test_quiet_group.py",
+    "tests/telegram/test_newest_message.py",
+    "tests/service/test_outbox.py",
+    "tests/service/test_races.py",
+    "tests/test_restore.py",
+)
+
+
+def _rank(item: pytest.Item) -> int:
+    path = Path(str(item.path)).resolve().relative_to(Path(__file__).resolve().parents[1]).as_posix()
+    return next((n for n, prefix in enumerate(LONGEST_FIRST) if path.startswith(prefix)), len(LONGEST_FIRST))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the long tests first (a stable sort: each file keeps its order, every worker the same)."""
+    items.sort(key=_rank)

@@ -19,6 +19,7 @@ import contextlib
 import functools
 import logging
 import secrets
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -90,31 +91,40 @@ def fault_name(exc: BaseException) -> str:
     return f"{type(cause).__name__} ({state})" if state else type(cause).__name__
 
 
-PAUSES = (0.05, 0.25)  # seconds before each further attempt: a failover or a killer of backends
-ATTEMPTS = len(PAUSES) + 1  # can drop the retry's fresh connection too
+MIN_ATTEMPTS = 3  # a transient fault is retried at least this many times in all…
+RETRY_SECONDS = 5.0  # …and, past them, for as long as this after the first attempt began
+FIRST_PAUSE, MAX_PAUSE = 0.05, 0.5  # seconds before a further attempt: doubling, up to the most
+_now, _sleep = time.monotonic, asyncio.sleep  # (the tests replace them)
 
 
 def retry_transient(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
-    """Run the use case again (up to :data:`ATTEMPTS` in all, after a short pause) while it meets
-    transient database faults."""
+    """Run the use case again (after a short pause, growing) while it meets transient database
+    faults: at least :data:`MIN_ATTEMPTS` attempts, then more for up to :data:`RETRY_SECONDS`.
+
+    A budget of time, not of attempts: a failover, or a killer of backends on a busy machine, can
+    drop several fresh connections in a row within a second; each attempt is cheap, and a press
+    that waits a few seconds is better than one that fails."""
 
     @functools.wraps(fn)
     async def run(*args: P.args, **kwargs: P.kwargs) -> T:
-        for attempt, pause in enumerate(PAUSES, start=1):
+        give_up_at = _now() + RETRY_SECONDS
+        pause = FIRST_PAUSE
+        attempt = 0
+        while True:
+            attempt += 1
             try:
                 return await fn(*args, **kwargs)
             except DBAPIError as exc:
-                if not is_transient(exc):
+                if not is_transient(exc) or (attempt >= MIN_ATTEMPTS and _now() + pause > give_up_at):
                     raise
                 log.warning(
-                    "%s: transient database fault (%s), attempt %d of %d; trying again",
+                    "%s: transient database fault (%s), attempt %d; trying again",
                     fn.__name__,
                     fault_name(exc),
                     attempt,
-                    ATTEMPTS,
                 )
-            await asyncio.sleep(pause)
-        return await fn(*args, **kwargs)
+            await _sleep(pause)
+            pause = min(pause * 2, MAX_PAUSE)
 
     return run
 

@@ -57,4 +57,4 @@ async def start_all(fake: FakeTelegram, players: list[Player]) -> None:
     """Everyone opens a private chat with the bot, and the bot has answered each /start."""
     for player in players:
         fake.start_bot(player.user_id)
-    await fake.wait_for(lambda: all(len(p.private()) >= 2 for p in players), timeout=15)
+    await fake.wait_for(lambda: all(len(p.private()) >= 2 for p in players), timeout=60)

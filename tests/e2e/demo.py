@@ -61,7 +61,7 @@ async def demo(preset: str) -> None:
             players = [Player(fake, user_id, name) for user_id, name in PEOPLE]
             for player in players:
                 fake.start_bot(player.user_id)
-            await fake.wait_for(lambda: all(len(p.private()) >= 2 for p in players), timeout=15)
+            await fake.wait_for(lambda: all(len(p.private()) >= 2 for p in players), timeout=60)
             await start_game(fake, players, args=preset)
             task = asyncio.create_task(play_until_over(fake, players))
             while not task.done():

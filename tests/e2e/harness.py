@@ -146,7 +146,7 @@ async def bot_says(fake: FakeTelegram, as_user: int, text: str, chat_id: int = G
         found = [m for m in fake.messages(chat_id, as_user=as_user) if m.from_bot and text in m.text]
         return found[-1].text if found else None
 
-    return await fake.wait_for(said, timeout=15)
+    return await fake.wait_for(said, timeout=60)
 
 
 def asks_to_act(text: str) -> bool:
@@ -184,12 +184,12 @@ class Player:
         """Press the button with that exact label on that message; return the toast."""
         data = self.fake.button_data(message.chat_id, message.message_id, label)
         pressed = await self.fake.press(self.user_id, message.chat_id, message.message_id, data)
-        answer = await pressed.answer(timeout=15)
+        answer = await pressed.answer(timeout=30)
         return answer.text if answer else None
 
     async def press_data(self, message: SeenMessage, data: str) -> str | None:
         pressed = await self.fake.press(self.user_id, message.chat_id, message.message_id, data)
-        answer = await pressed.answer(timeout=15)
+        answer = await pressed.answer(timeout=30)
         return answer.text if answer else None
 
     def choose(self, message: SeenMessage) -> str:
@@ -281,7 +281,7 @@ async def open_lobby(fake: FakeTelegram, creator: Player, args: str = "") -> See
             (m for m in reversed(fake.messages(creator.group, as_user=creator.user_id)) if has_button(m, "✋ Join")),
             None,
         ),
-        timeout=15,
+        timeout=60,
     )
 
 
@@ -296,12 +296,12 @@ async def start_game(
         assert await player.press(lobby, "✋ Join") == "You are in! Your cards will come here in private."
     for n in range(computers):  # each on the lobby as it is now: a tap on an old one is "already done"
         shown = f"({len(players) + n}/"
-        await fake.wait_for(lambda shown=shown: shown in current(fake, lobby, creator.user_id).text, timeout=15)
+        await fake.wait_for(lambda shown=shown: shown in current(fake, lobby, creator.user_id).text, timeout=60)
         await creator.press(current(fake, lobby, creator.user_id), f"🤖 {level.capitalize()}")
     seats = len(players) + computers
-    await fake.wait_for(lambda: f"({seats}/" in current(fake, lobby, creator.user_id).text, timeout=15)
+    await fake.wait_for(lambda: f"({seats}/" in current(fake, lobby, creator.user_id).text, timeout=60)
     await creator.press(lobby, "▶️ Start")
-    table = await fake.wait_for(lambda: find(fake, creator.group, creator.user_id, "· #"), timeout=15)
+    table = await fake.wait_for(lambda: find(fake, creator.group, creator.user_id, "· #"), timeout=60)
     found = re.search(r"· #(\d+)", table.text)
     assert found is not None
     return int(found.group(1))

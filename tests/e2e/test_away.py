@@ -19,21 +19,21 @@ async def test_a_player_goes_away_is_played_for_and_comes_back(
     await start_all(fake, [alice, bob])
     await start_game(fake, [alice, bob])
     await bob.command("/away 1d", chat_id=bob.user_id)
-    await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Bob is away until"), timeout=15)
+    await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Bob is away until"), timeout=60)
     # Bob's own answer is a second message, which may come after the group's
-    await fake.wait_for(lambda: find(fake, bob.user_id, bob.user_id, "You are away until"), timeout=15)
+    await fake.wait_for(lambda: find(fake, bob.user_id, bob.user_id, "You are away until"), timeout=60)
     for _ in range(8):  # only Alice presses; Bob's turns play themselves
-        await fake.wait_for(alice.live_message, timeout=15)
+        await fake.wait_for(alice.live_message, timeout=60)
         await alice.play_turn()
     told = [m for m in fake.history(bob.user_id) if "Your stand-in" in m.text and m.version == 0]
     assert told
     assert all(m.silent for m in told)
     await bob.command("/back", chat_id=bob.user_id)
-    await fake.wait_for(lambda: find(fake, bob.user_id, bob.user_id, "Welcome back"), timeout=15)
+    await fake.wait_for(lambda: find(fake, bob.user_id, bob.user_id, "Welcome back"), timeout=60)
     for _ in range(30):  # his seat is his again: at his next turn, a keyboard of his own
         if bob.live_message() is not None or find(fake, GROUP, alice.user_id, "Game over"):
             break
-        await fake.wait_for(lambda: alice.live_message() or bob.live_message(), timeout=15)
+        await fake.wait_for(lambda: alice.live_message() or bob.live_message(), timeout=60)
         await alice.play_turn()
     assert bob.live_message() is not None or find(fake, GROUP, alice.user_id, "Game over")
     await play_until_over(fake, [alice, bob])
@@ -47,23 +47,23 @@ async def test_going_away_by_a_button_answers_in_plain_words_and_the_choices_los
     alice, bob = players[:2]
     await start_all(fake, [alice, bob])
     await start_game(fake, [alice, bob])
-    swap = await fake.wait_for(bob.live_message, timeout=15)
+    swap = await fake.wait_for(bob.live_message, timeout=60)
     assert "🌴 Away…" in [b.text for b in swap.buttons]  # from the swap phase on, as on every turn
     await bob.command("/away", chat_id=bob.user_id)
-    choices = await fake.wait_for(lambda: find(fake, bob.user_id, bob.user_id, "How long are you away"), timeout=15)
+    choices = await fake.wait_for(lambda: find(fake, bob.user_id, bob.user_id, "How long are you away"), timeout=60)
     toast = await bob.press(choices, "1d")
     assert toast is not None
     assert "<" not in toast
     assert len(toast) <= 200
     assert "away" in toast.lower()
-    answered = await fake.wait_for(lambda: find(fake, bob.user_id, bob.user_id, "You are away until"), timeout=15)
+    answered = await fake.wait_for(lambda: find(fake, bob.user_id, bob.user_id, "You are away until"), timeout=60)
     assert answered.message_id == choices.message_id  # the question became its answer
     assert not answered.buttons
     assert answered.date_times()
     await bob.command("/away", chat_id=bob.user_id)
     again = await fake.wait_for(
         lambda: next((m for m in bob.private() if "How long" in m.text and m.message_id > choices.message_id), None),
-        timeout=15,
+        timeout=60,
     )
     toast = await bob.press(again, "👋 I am back")
     assert toast is not None

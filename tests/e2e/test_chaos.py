@@ -95,7 +95,7 @@ class Run:
         for player in duo[1:]:
             self.fake.start_bot(player.user_id)  # the first /start and the first Join together
             data = self.fake.button_data(group, lobby.message_id, "✋ Join")
-            answer = await (await self.fake.press(player.user_id, group, lobby.message_id, data)).answer(timeout=15)
+            answer = await (await self.fake.press(player.user_id, group, lobby.message_id, data)).answer(timeout=60)
             if answer is not None and answer.url:
                 self.fake.open_deep_link(player.user_id, answer.url)
         for player in duo[1:]:

@@ -30,9 +30,9 @@ async def test_a_turn_message_resent_after_a_crash_leaves_one_live_keyboard(
         await start_all(fake, duo)
         await start_game(fake, duo)
         for player in duo:
-            await player.press(await fake.wait_for(player.live_message, timeout=15), "✅ Ready")
+            await player.press(await fake.wait_for(player.live_message, timeout=60), "✅ Ready")
         for _ in range(20):  # a move that hands the turn to the other player: their fresh turn message
-            mover = await fake.wait_for(lambda: next((p for p in duo if p.live_message()), None), timeout=15)
+            mover = await fake.wait_for(lambda: next((p for p in duo if p.live_message()), None), timeout=60)
             other = next(p for p in duo if p is not mover)
             sent = fake.stall_next(
                 "sendMessage", lambda params, chat=other.user_id: str(params["chat_id"]) == str(chat)

@@ -42,8 +42,9 @@ async def killer(url: str, kills: list[int], target: int, fake: FakeTelegram) ->
     """Terminate every connection, every 0.15 s at most, and each time only once the bot has done
     some work since (or after a second idle): faults at a pace set by the bot's own work, not the
     clock's. At a fixed pace a loaded machine, slower through each press, met more of them per
-    press than the product's retry (three attempts, 0.3 s of pauses in all) can absorb: under
-    another CPU-heavy job three presses failed where this test allows two."""
+    press than the product's retry could absorb when it was three attempts (0.3 s of pauses in
+    all): under another CPU-heavy job three presses failed where this test allows two. The retry
+    now lasts up to 5 s (shithead_bot/service/unit.py), which such a pace does not outlast."""
     while sum(kills) < target:
         kills.append(await terminate_backends(url))
         done = work_done(fake)
@@ -65,7 +66,7 @@ async def test_fifty_connections_killed_during_play(fake: FakeTelegram, pg_db_ur
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.wait_for(task, 60)  # at least 50 kills, also after the game
         await trio[0].command("/rules")  # and the bot still answers
-        await fake.wait_for(lambda: find(fake, GROUP, trio[0].user_id, "Get rid of your cards"), timeout=15)
+        await fake.wait_for(lambda: find(fake, GROUP, trio[0].user_id, "Get rid of your cards"), timeout=60)
     finally:
         await bot.stop()
     assert sum(kills) >= 50

@@ -36,14 +36,14 @@ async def test_the_table_and_the_swap_message_carry_the_deadline(
     alice = players[0]
     await start_all(fake, [alice])
     await alice.command("/settings timezone Europe/Paris")  # Alice is the group's admin
-    await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "time zone of the picture: Europe/Paris"), timeout=15)
+    await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "time zone of the picture: Europe/Paris"), timeout=60)
     await alice.command("/settings timezone Mars/Olympus")
-    await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "is not a time zone"), timeout=15)
+    await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "is not a time zone"), timeout=60)
     game_id = await start_game(fake, [alice], computers=2)
     due = int((await deadline(bot.database_url, game_id)).timestamp())
     table = table_message(fake, GROUP, alice.user_id)
     assert table.photo is not None  # the caption is HTML too
     assert unix_times(table) == {due}
-    swap = await fake.wait_for(lambda: find(fake, alice.user_id, alice.user_id, "Swap phase"), timeout=15)
+    swap = await fake.wait_for(lambda: find(fake, alice.user_id, alice.user_id, "Swap phase"), timeout=60)
     assert unix_times(swap) == {due}
     assert {entity.get("date_time_format") for entity in swap.date_times()} == {"r", "wt"}

@@ -41,11 +41,11 @@ async def test_double_press_one_wins_the_other_is_out_of_date(
     await start_all(fake, duo)
     await start_game(fake, duo)
     alice = duo[0]
-    message = await fake.wait_for(alice.live_message, timeout=15)
+    message = await fake.wait_for(alice.live_message, timeout=60)
     data = fake.button_data(message.chat_id, message.message_id, "✅ Ready")
     first = await fake.press(alice.user_id, message.chat_id, message.message_id, data)
     second = await fake.press(alice.user_id, message.chat_id, message.message_id, data)
-    answers = [await p.answer(timeout=15) for p in (first, second)]
+    answers = [await p.answer(timeout=60) for p in (first, second)]
     assert sorted((a.text or "") if a else "" for a in answers) == ["", "This button is out of date."]
     assert db_rows(bot, "select count(*) from move where seat = 0 and move = 'r'") == [(1,)]
 
@@ -57,15 +57,15 @@ async def test_forged_and_garbled_presses_change_nothing(
     await start_all(fake, duo)
     await start_game(fake, duo)
     alice = duo[0]
-    message = await fake.wait_for(alice.live_message, timeout=15)
+    message = await fake.wait_for(alice.live_message, timeout=60)
     version_before = db_rows(bot, "select version from game")
     for data in ("m:1:1:r:AAAAAAAA", "garbage", "j:999:0::zzzzzzzz", "x" * 64):
         press = await fake.forge_press(alice.user_id, message.chat_id, message.message_id, data)
-        answer = await press.answer(timeout=15)
+        answer = await press.answer(timeout=60)
         assert answer is not None
         assert answer.text == "This button is not valid."
     assert db_rows(bot, "select version from game") == version_before
-    await fake.wait_for(lambda: bot.log_text.count("refused a press by user 1001") >= 4, timeout=10)
+    await fake.wait_for(lambda: bot.log_text.count("refused a press by user 1001") >= 4, timeout=60)
 
 
 async def test_someone_elses_buttons(fake: FakeTelegram, bot: BotProcess, players: list[Player]) -> None:
@@ -73,11 +73,11 @@ async def test_someone_elses_buttons(fake: FakeTelegram, bot: BotProcess, player
     await start_all(fake, players)
     await start_game(fake, [alice, bob, cleo])
     await alice.command("/forfeit")
-    confirm = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Leave game"), timeout=15)
+    confirm = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Leave game"), timeout=60)
     assert await bob.press(confirm, "🏳 Yes, leave") == "Only whoever asked can answer this."
     assert await dan.press(confirm, "No") == "Only whoever asked can answer this."
     assert await alice.press(confirm, "🏳 Yes, leave") is None
-    await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Alice left the game") is not None, timeout=15)
+    await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Alice left the game") is not None, timeout=60)
     await play_until_over(fake, [bob, cleo])
     over = find(fake, GROUP, dan.user_id, "Game over")
     assert over is not None
@@ -93,12 +93,12 @@ async def test_a_player_who_never_started_the_bot_joins_by_deep_link(
     lobby = await open_lobby(fake, alice)
     join = fake.button_data(GROUP, lobby.message_id, "✋ Join")
     pressed = await fake.press(bob.user_id, GROUP, lobby.message_id, join)
-    answer = await pressed.answer(timeout=15)
+    answer = await pressed.answer(timeout=60)
     assert answer is not None
     assert answer.url is not None
     assert answer.url.startswith("https://t.me/shithead_test_bot?start=join_")
     fake.open_deep_link(bob.user_id, answer.url)
-    await fake.wait_for(lambda: "Alice, Bob" in current(fake, lobby, alice.user_id).text, timeout=15)
+    await fake.wait_for(lambda: "Alice, Bob" in current(fake, lobby, alice.user_id).text, timeout=60)
     assert find(fake, bob.user_id, bob.user_id, "You joined game #") is not None
 
 
@@ -112,13 +112,13 @@ async def test_a_player_who_blocked_the_bot_is_asked_in_the_group(
     fake.block_bot(bob.user_id)
     await asyncio.sleep(0.3)
     await alice.press(lobby, "▶️ Start")
-    ask = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "I cannot message you"), timeout=15)
+    ask = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "I cannot message you"), timeout=60)
     assert "Bob" in ask.text
     link = fake.url_buttons(GROUP, ask.message_id)[0].url
     assert link is not None
     assert db_rows(bot, "select status from game") == [("swapping",)]  # his turn waits as usual
     fake.open_deep_link(bob.user_id, link)
-    await fake.wait_for(bob.live_message, timeout=15)
+    await fake.wait_for(bob.live_message, timeout=60)
     await play_until_over(fake, [alice, bob])
 
 
@@ -156,7 +156,7 @@ async def test_group_migration_moves_the_game(fake: FakeTelegram, bot: BotProces
         await asyncio.gather(*(p.play_turn() for p in duo))
         await asyncio.sleep(0.2)
     new_id = fake.migrate_group(GROUP)
-    await fake.wait_for(lambda: db_rows(bot, "select chat_id from game") == [(new_id,)], timeout=15)
+    await fake.wait_for(lambda: db_rows(bot, "select chat_id from game") == [(new_id,)], timeout=60)
     moved = [Player(fake, p.user_id, p.name, group=new_id) for p in duo]
     await play_until_over(fake, moved)
     assert find(fake, new_id, duo[0].user_id, "Game over") is not None
@@ -169,7 +169,7 @@ async def test_removed_from_the_group_pauses_the_game(
     await start_all(fake, duo)
     await start_game(fake, duo)
     fake.remove_bot_from_group(GROUP, by_user=duo[0].user_id)
-    await fake.wait_for(lambda: db_rows(bot, "select status from game") == [("paused",)], timeout=15)
+    await fake.wait_for(lambda: db_rows(bot, "select status from game") == [("paused",)], timeout=60)
 
 
 async def test_killed_and_restarted_mid_game(fake: FakeTelegram, bot: BotProcess, players: list[Player]) -> None:
@@ -200,27 +200,27 @@ async def test_commands(fake: FakeTelegram, bot: BotProcess, players: list[Playe
     alice, bob = players[:2]
     await start_all(fake, [alice, bob])
     await alice.command("/help")
-    await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "/newgame") is not None, timeout=15)
+    await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "/newgame") is not None, timeout=60)
     await alice.command("/rules")
-    rules = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Get rid of your cards"), timeout=15)
+    rules = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Get rid of your cards"), timeout=60)
     assert "10: burns the pile" in rules.text
     await start_game(fake, [alice, bob], args="smelly four_burns=off")
     await bob.command("/rules")
-    await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "House rules: four_burns=off") is not None, timeout=15)
+    await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "House rules: four_burns=off") is not None, timeout=60)
     await bob.command("/games", chat_id=bob.user_id)
-    listed = await fake.wait_for(lambda: find(fake, bob.user_id, bob.user_id, "Your games:"), timeout=15)
+    listed = await fake.wait_for(lambda: find(fake, bob.user_id, bob.user_id, "Your games:"), timeout=60)
     await bob.press(listed, next(b.text for b in listed.buttons))
     await bob.command("/hand")
-    await fake.wait_for(lambda: sum(asks_to_act(m.text) for m in bob.private()) >= 2, timeout=15)
+    await fake.wait_for(lambda: sum(asks_to_act(m.text) for m in bob.private()) >= 2, timeout=60)
     await bob.command("/abort")  # refused in private: the group is not cluttered with it
-    await fake.wait_for(lambda: find(fake, bob.user_id, bob.user_id, "Only the game's creator") is not None, timeout=15)
+    await fake.wait_for(lambda: find(fake, bob.user_id, bob.user_id, "Only the game's creator") is not None, timeout=60)
     assert find(fake, GROUP, alice.user_id, "Only the game's creator") is None
     await alice.command("/abort")
-    confirm = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Abort game"), timeout=15)
+    confirm = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Abort game"), timeout=60)
     await alice.press(confirm, "🛑 Yes, abort")
-    await fake.wait_for(lambda: db_rows(bot, "select status from game") == [("aborted",)], timeout=15)
+    await fake.wait_for(lambda: db_rows(bot, "select status from game") == [("aborted",)], timeout=60)
     await alice.command("/nonsense", chat_id=alice.user_id)
-    await fake.wait_for(lambda: sum("/newgame" in m.text for m in alice.private()) >= 2, timeout=15)
+    await fake.wait_for(lambda: sum("/newgame" in m.text for m in alice.private()) >= 2, timeout=60)
 
 
 async def test_second_newgame_points_to_the_open_one(
@@ -230,7 +230,7 @@ async def test_second_newgame_points_to_the_open_one(
     await start_all(fake, [alice, bob])
     await open_lobby(fake, alice)
     await bob.command("/newgame")
-    reply = await fake.wait_for(lambda: find(fake, GROUP, bob.user_id, "already a game"), timeout=15)
+    reply = await fake.wait_for(lambda: find(fake, GROUP, bob.user_id, "already a game"), timeout=60)
     assert "#1" in reply.text
     assert sum(has_button(m, "✋ Join") for m in fake.messages(GROUP, alice.user_id)) == 1
 

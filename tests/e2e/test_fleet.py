@@ -50,20 +50,20 @@ async def test_one_press_at_two_workers_takes_effect_once(
     alice, bob = players[:2]
     for player in (alice, bob):
         fake.start_bot(player.user_id)
-    await fake.wait_for(lambda: all(len(p.private()) >= 2 for p in (alice, bob)), timeout=15)
+    await fake.wait_for(lambda: all(len(p.private()) >= 2 for p in (alice, bob)), timeout=60)
     await alice.command("/newgame")
-    lobby = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Join and add computer players"), timeout=15)
+    lobby = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Join and add computer players"), timeout=60)
     await bob.press(lobby, "✋ Join")
-    await fake.wait_for(lambda: "(2/" in current(fake, lobby, alice.user_id).text, timeout=15)
+    await fake.wait_for(lambda: "(2/" in current(fake, lobby, alice.user_id).text, timeout=60)
     await alice.press(current(fake, lobby, alice.user_id), "▶️ Start")
-    message = await fake.wait_for(alice.live_message, timeout=15)
+    message = await fake.wait_for(alice.live_message, timeout=60)
     fake.duplicate_deliveries(2, at_once=True)  # the same update reaches both workers at once
     data = fake.button_data(message.chat_id, message.message_id, "✅ Ready")
     press = await fake.press(alice.user_id, message.chat_id, message.message_id, data)
-    await press.answer(timeout=15)
+    await press.answer(timeout=60)
     before = len(alice.private())
     await alice.command("/help", chat_id=alice.user_id)  # a later update, to see anything still in flight
-    await fake.wait_for(lambda: len(alice.private()) > before, timeout=15)
+    await fake.wait_for(lambda: len(alice.private()) > before, timeout=60)
     await asyncio.sleep(1)
     fake.duplicate_deliveries(1)
     assert await rows(pg_db_url, "select count(*) from move where move = 'r' and seat = 0") == [(1,)]
@@ -76,16 +76,16 @@ async def test_first_contacts_at_once_on_two_workers(
 ) -> None:
     alice, bob, cleo, dan = players
     fake.start_bot(alice.user_id)
-    await fake.wait_for(lambda: len(alice.private()) >= 2, timeout=15)
+    await fake.wait_for(lambda: len(alice.private()) >= 2, timeout=60)
     # A new group and two /newgame in it at once, by people the bot has never seen.
     new_group = -4100
     fake.add_group(new_group, "Newcomers", [alice.user_id, bob.user_id, cleo.user_id])
     await asyncio.gather(bob.command("/newgame", chat_id=new_group), cleo.command("/newgame smelly", chat_id=new_group))
     lobby = await fake.wait_for(
         lambda: next((m for m in fake.messages(new_group, as_user=bob.user_id) if has_button(m, "✋ Join")), None),
-        timeout=15,
+        timeout=60,
     )
-    refusal = await fake.wait_for(lambda: find(fake, new_group, bob.user_id, "already a game waiting"), timeout=15)
+    refusal = await fake.wait_for(lambda: find(fake, new_group, bob.user_id, "already a game waiting"), timeout=60)
     assert refusal.from_bot
     assert len([m for m in fake.messages(new_group, as_user=bob.user_id) if has_button(m, "✋ Join")]) == 1
     # A new user's first /start and first Join at the same moment.
@@ -94,10 +94,10 @@ async def test_first_contacts_at_once_on_two_workers(
     pressed = await fake.press(
         dan.user_id, new_group, lobby.message_id, fake.button_data(new_group, lobby.message_id, "✋ Join")
     )
-    answer = await pressed.answer(timeout=15)
+    answer = await pressed.answer(timeout=60)
     assert answer is not None
     if answer.url:  # Join was handled before /start: the deep link finishes it
         fake.open_deep_link(dan.user_id, answer.url)
-    await fake.wait_for(lambda: "Dan" in current(fake, lobby, bob.user_id).text, timeout=15)
+    await fake.wait_for(lambda: "Dan" in current(fake, lobby, bob.user_id).text, timeout=60)
     assert await rows(pg_db_url, "select count(*) from player where id = 1004") == [(1,)]
     no_trouble(fake, workers)

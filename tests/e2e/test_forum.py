@@ -29,7 +29,7 @@ async def test_a_game_in_a_topic_stays_in_the_topic(fake: FakeTelegram, bot: Bot
     await start_all(fake, trio)
     await start_game(fake, trio)
     await trio[0].command("/rules")
-    await fake.wait_for(lambda: find(fake, FORUM, trio[0].user_id, "Get rid of your cards"), timeout=15)
+    await fake.wait_for(lambda: find(fake, FORUM, trio[0].user_id, "Get rid of your cards"), timeout=60)
     await play_until_over(fake, trio)
     over = find(fake, FORUM, trio[0].user_id, "Game over")
     assert over is not None
@@ -39,7 +39,7 @@ async def test_a_game_in_a_topic_stays_in_the_topic(fake: FakeTelegram, bot: Bot
             len([m for m in fake.messages(FORUM, as_user=trio[0].user_id) if "Game over" in m.text]) == 1
             and find(fake, FORUM, trio[0].user_id, "#2") is not None
         ),
-        timeout=15,
+        timeout=60,
     )
     elsewhere = [(m.message_id, m.text[:40]) for m in fake.history(FORUM) if m.from_bot and m.thread_id != topic]
     assert [text for _, text in elsewhere if not text.startswith("👋")] == []  # but the greeting when added
@@ -56,9 +56,9 @@ async def test_a_closed_topic_moves_the_game_to_general_once(
     alice = trio[0]
     alice.topic = None  # people write in General now
     await alice.command("/forfeit")
-    confirm = await fake.wait_for(lambda: find(fake, FORUM, alice.user_id, "Leave game"), timeout=15)
+    confirm = await fake.wait_for(lambda: find(fake, FORUM, alice.user_id, "Leave game"), timeout=60)
     assert await alice.press(confirm, "🏳 Yes, leave") is None
-    await fake.wait_for(lambda: find(fake, FORUM, alice.user_id, "Alice left the game"), timeout=15)
+    await fake.wait_for(lambda: find(fake, FORUM, alice.user_id, "Alice left the game"), timeout=60)
     moved = [m for m in fake.history(FORUM) if m.from_bot and "goes on here" in m.text]
     assert len(moved) == 1
     assert moved[0].thread_id is None

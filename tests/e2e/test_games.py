@@ -20,7 +20,7 @@ async def finish_and_audit(fake: FakeTelegram, bot: BotProcess, players: list[Pl
     over = find(fake, GROUP, players[0].user_id, "Game over")
     assert over is not None
     assert over.button("🔁 Rematch") is not None
-    await fake.wait_for(lambda: not table_message(fake, GROUP, players[0].user_id).keyboard, timeout=15)
+    await fake.wait_for(lambda: not table_message(fake, GROUP, players[0].user_id).keyboard, timeout=60)
     final = table_message(fake, GROUP, players[0].user_id)
     if final.photo is not None:  # the picture table ends as a picture of the ranking
         assert "is the" in final.text or "win" in final.text
@@ -48,12 +48,12 @@ async def test_three_players_from_newgame_to_ranking(
     assert table.photo is not None  # the default table is a picture with a caption
     assert "🔐 Deal fingerprint: " in table.text
     await trio[1].command("/verify")
-    early = await fake.wait_for(lambda: find(fake, GROUP, trio[1].user_id, "is not over"), timeout=15)
+    early = await fake.wait_for(lambda: find(fake, GROUP, trio[1].user_id, "is not over"), timeout=60)
     assert table.text.split("🔐 Deal fingerprint: ")[1][:16] in early.text
     text = await finish_and_audit(fake, bot, trio, game_id)
     assert "🔓 The deal, revealed: seed " in text
     await trio[2].command("/verify")
-    checked = await fake.wait_for(lambda: find(fake, GROUP, trio[2].user_id, "Everything matches"), timeout=15)
+    checked = await fake.wait_for(lambda: find(fake, GROUP, trio[2].user_id, "Everything matches"), timeout=60)
     assert "❌" not in checked.text
     assert table_message(fake, GROUP, trio[0].user_id).photo is not None
     assert text.count("\n") >= 4  # title, three places, the loser
@@ -65,7 +65,7 @@ async def test_one_human_and_two_computers(fake: FakeTelegram, bot: BotProcess, 
     alice = players[:1]
     await start_all(fake, alice)
     await alice[0].command("/settings table text")  # Alice is the group's admin
-    await fake.wait_for(lambda: find(fake, GROUP, alice[0].user_id, "Table: text"), timeout=15)
+    await fake.wait_for(lambda: find(fake, GROUP, alice[0].user_id, "Table: text"), timeout=60)
     game_id = await start_game(fake, alice, computers=2)
     table = table_message(fake, GROUP, alice[0].user_id)
     assert table.photo is None
@@ -74,12 +74,12 @@ async def test_one_human_and_two_computers(fake: FakeTelegram, bot: BotProcess, 
     assert table_message(fake, GROUP, alice[0].user_id).photo is None
     assert "🤖" in text
     await alice[0].command("/stats")
-    board = await fake.wait_for(lambda: find(fake, GROUP, alice[0].user_id, "Games played: standard 1"), timeout=15)
+    board = await fake.wait_for(lambda: find(fake, GROUP, alice[0].user_id, "Games played: standard 1"), timeout=60)
     assert "Ratings" in board.text
     assert "Alice" in board.text
     assert "computer (normal)" in board.text
     await alice[0].command("/stats", chat_id=alice[0].user_id)
-    record = await fake.wait_for(lambda: find(fake, alice[0].user_id, alice[0].user_id, "Your record"), timeout=15)
+    record = await fake.wait_for(lambda: find(fake, alice[0].user_id, alice[0].user_id, "Your record"), timeout=60)
     assert "Your ratings" in record.text
     assert "Overall" in record.text
     assert "You play like the normal computer." in record.text
@@ -97,7 +97,7 @@ async def test_private_game_against_computers(fake: FakeTelegram, bot: BotProces
     alice = players[0]
     await start_all(fake, [alice])
     await alice.command("/newgame", chat_id=alice.user_id)
-    await fake.wait_for(lambda: alice.live_message() is not None, timeout=15)
+    await fake.wait_for(lambda: alice.live_message() is not None, timeout=60)
     me = Player(fake, alice.user_id, alice.name, group=alice.user_id)
     await play_until_over(fake, [me])
     assert find(fake, alice.user_id, alice.user_id, "Game over") is not None

@@ -37,7 +37,7 @@ async def test_sigterm_delivers_the_notices_put_off_by_the_rate_limits(
     duo = players[:2]
     await start_all(fake, duo)
     await start_game(fake, duo)
-    messages = [await fake.wait_for(p.live_message, timeout=15) for p in duo]
+    messages = [await fake.wait_for(p.live_message, timeout=60) for p in duo]
     for player, message in zip(duo, messages, strict=True):
         await player.press(message, "✅ Ready")  # edits the table and the private message again at once
     assert bot.process is not None

@@ -19,9 +19,9 @@ async def test_confirmations_settings_and_quiet_answer_the_right_person(
     alice, bob = players[:2]  # Alice is the admin
     await start_all(fake, [alice, bob])
     await alice.command("/newgame")
-    await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Players (1/"), timeout=15)
+    await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Players (1/"), timeout=60)
     await alice.command("/forfeit")
-    confirm = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "for good?"), timeout=15)
+    confirm = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "for good?"), timeout=60)
     assert await bob.press(confirm, "🏳 Yes, leave") == "Only whoever asked can answer this."
 
     before = len(fake.messages(GROUP, as_user=bob.user_id))
@@ -45,7 +45,7 @@ async def test_a_private_game_says_its_limit_and_opens_with_few_messages(
     assert "at most 5 players" in await bot_says(fake, alice.user_id, "at most", chat_id=alice.user_id)
     before = len(alice.private())
     await alice.command("/newgame easy 2", chat_id=alice.user_id)
-    await fake.wait_for(lambda: any(m.from_bot and asks_to_act(m.text) for m in alice.private()), timeout=15)
+    await fake.wait_for(lambda: any(m.from_bot and asks_to_act(m.text) for m in alice.private()), timeout=60)
     opened = [m for m in alice.private()[before:] if m.from_bot]
     assert len(opened) == 1, [m.text[:60] for m in opened]  # the swap message: it is the table too
     assert "Deal fingerprint" in opened[0].text

@@ -50,13 +50,13 @@ async def test_an_anonymous_admin_runs_the_game_and_a_channel_runs_nothing(
     assert db_rows(bot, "select count(*) from game") == [(0,)]
 
     await fake.send_as_group(alice.user_id, GROUP, "/newgame")
-    lobby = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Players (0/"), timeout=15)
+    lobby = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Players (0/"), timeout=60)
     assert "a chat admin" in lobby.text
     assert db_rows(bot, "select created_by from game") == [(None,)]
     assert db_rows(bot, "select count(*) from player where id = ?", ANONYMOUS) == [(0,)]
     assert await bob.press(lobby, "✋ Join") is not None
     assert await alice.press(lobby, "✋ Join") is not None
-    await fake.wait_for(lambda: "(2/" in current(fake, lobby, alice.user_id).text, timeout=15)
+    await fake.wait_for(lambda: "(2/" in current(fake, lobby, alice.user_id).text, timeout=60)
     assert await bob.press(current(fake, lobby, bob.user_id), "▶️ Start") == (
         "Only the game's creator or a chat admin can do that."
     )
@@ -64,10 +64,10 @@ async def test_an_anonymous_admin_runs_the_game_and_a_channel_runs_nothing(
     await fake.send_as_group(alice.user_id, GROUP, "/pause")  # a lobby cannot be paused: a clear answer
     await bot_says(fake, alice.user_id, "has not started")
     await fake.send_as_group(alice.user_id, GROUP, "/abort")
-    confirm = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Abort game"), timeout=15)
+    confirm = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Abort game"), timeout=60)
     assert await bob.press(confirm, "🛑 Yes, abort") == "Only the game's creator or a chat admin can do that."
     await alice.press(confirm, "🛑 Yes, abort")
-    await fake.wait_for(lambda: not current(fake, lobby, alice.user_id).buttons, timeout=15)
+    await fake.wait_for(lambda: not current(fake, lobby, alice.user_id).buttons, timeout=60)
     assert db_rows(bot, "select status from game") == [("aborted",)]
 
 
@@ -75,13 +75,13 @@ async def test_an_anonymous_admin_pauses_a_game(fake: FakeTelegram, bot: BotProc
     alice, bob = players[:2]
     await start_all(fake, [alice, bob])
     await fake.send_as_group(alice.user_id, GROUP, "/newgame")
-    lobby = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Players (0/"), timeout=15)
+    lobby = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Players (0/"), timeout=60)
     await bob.press(lobby, "✋ Join")
     await bob.press(current(fake, lobby, bob.user_id), "🤖 Easy")
-    await fake.wait_for(lambda: "(2/" in current(fake, lobby, alice.user_id).text, timeout=15)
+    await fake.wait_for(lambda: "(2/" in current(fake, lobby, alice.user_id).text, timeout=60)
     assert await alice.press(current(fake, lobby, alice.user_id), "▶️ Start") == DEALT
     await fake.send_as_group(alice.user_id, GROUP, "/pause")
-    await fake.wait_for(lambda: db_rows(bot, "select status from game") == [("paused",)], timeout=15)
+    await fake.wait_for(lambda: db_rows(bot, "select status from game") == [("paused",)], timeout=60)
     await fake.send_as_group(alice.user_id, GROUP, "/hand")  # personal commands: write as yourself
     assert "as yourself" in await bot_says(fake, alice.user_id, "as yourself")
     assert db_rows(bot, "select count(*) from player where id = ?", ANONYMOUS) == [(0,)]
@@ -95,7 +95,7 @@ async def test_only_the_creator_or_an_admin_starts_and_the_texts_say_so(
     lobby = await open_lobby(fake, bob)
     assert "Bob or a chat admin" in lobby.text
     await cleo.press(lobby, "✋ Join")
-    await fake.wait_for(lambda: "(2/" in current(fake, lobby, bob.user_id).text, timeout=15)
+    await fake.wait_for(lambda: "(2/" in current(fake, lobby, bob.user_id).text, timeout=60)
     assert await cleo.press(current(fake, lobby, cleo.user_id), "▶️ Start") == (
         "Only the game's creator or a chat admin can do that."
     )
@@ -117,7 +117,7 @@ async def test_privacy_mode_commands_name_the_bot(fake: FakeTelegram, database_u
         fake.other_bot_posts(555, GROUP, "🎲 4")
         await alice.command("/newgame")  # privacy mode: it went to the other bot, not us
         await alice.command(f"/newgame@{BOT}")
-        lobby = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Players (1/"), timeout=15)
+        lobby = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Players (1/"), timeout=60)
         assert has_button(lobby, "✋ Join")
         assert db_rows(bot, "select count(*) from game") == [(1,)]
         await alice.command(f"/help@{BOT}")
@@ -137,9 +137,9 @@ async def test_the_bot_removed_then_added_again_posts_the_table_with_resume(
     await start_all(fake, [alice, bob])
     await start_game(fake, [alice, bob])
     fake.remove_bot_from_group(GROUP, by_user=alice.user_id)
-    await fake.wait_for(lambda: any("removed or muted" in line for line in bot.logs), timeout=15)
+    await fake.wait_for(lambda: any("removed or muted" in line for line in bot.logs), timeout=60)
     fake.add_member(GROUP, fake.world.bot.id)
-    back = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "I am back"), timeout=15)
+    back = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "I am back"), timeout=60)
     assert "Resume" in back.text
     # posted anew, below that line: not the old one far up (which goes)
     table = await fake.wait_for(lambda: (t := table_message(fake, GROUP, alice.user_id)).message_id > back.message_id and t)  # noqa: E501
@@ -147,7 +147,7 @@ async def test_the_bot_removed_then_added_again_posts_the_table_with_resume(
     await fake.wait_for(lambda: len([m for m in fake.messages(GROUP, alice.user_id) if "· #" in m.text]) == 1)
     assert any(b.text == "▶️ Resume" for b in table.buttons)
     await alice.press(table, "▶️ Resume")
-    await fake.wait_for(lambda: any(p.live_message() for p in (alice, bob)), timeout=15)
+    await fake.wait_for(lambda: any(p.live_message() for p in (alice, bob)), timeout=60)
 
 
 async def test_a_muted_bot_pauses_its_game_and_goes_on_once_it_may_speak(
@@ -157,10 +157,10 @@ async def test_a_muted_bot_pauses_its_game_and_goes_on_once_it_may_speak(
     await start_all(fake, [alice, bob])
     await start_game(fake, [alice, bob])
     fake.restrict_bot(GROUP)  # may send nothing
-    await fake.wait_for(lambda: any("removed or muted" in line for line in bot.logs), timeout=15)
+    await fake.wait_for(lambda: any("removed or muted" in line for line in bot.logs), timeout=60)
     fake.restrict_bot(GROUP, messages=True, photos=True)  # the restriction lifted
     try:
-        back = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "I am back"), timeout=15)
+        back = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "I am back"), timeout=60)
     except AssertionError:
         print(bot.log_text)
         raise
@@ -177,9 +177,9 @@ async def test_a_bot_muted_without_being_told_treats_the_refusal_as_a_removal(
     await start_game(fake, [alice, bob])
     fake.world.chats[GROUP].bot_muted = frozenset({"messages"})  # no my_chat_member update
     await alice.command("/forfeit", chat_id=alice.user_id)
-    confirm = await fake.wait_for(lambda: find(fake, alice.user_id, alice.user_id, "Leave game"), timeout=15)
+    confirm = await fake.wait_for(lambda: find(fake, alice.user_id, alice.user_id, "Leave game"), timeout=60)
     await alice.press(confirm, "🏳 Yes, leave")  # "Alice left the game" cannot be posted
-    await fake.wait_for(lambda: any("may not send there" in line for line in bot.logs), timeout=15)
+    await fake.wait_for(lambda: any("may not send there" in line for line in bot.logs), timeout=60)
     assert " ERROR " not in bot.log_text
 
 
@@ -189,7 +189,7 @@ async def test_a_player_who_unblocks_the_bot_gets_the_message_their_game_waits_o
     alice, bob = players[:2]
     await start_all(fake, [alice, bob])
     await start_game(fake, [alice, bob])
-    swap = await fake.wait_for(bob.live_message, timeout=15)
+    swap = await fake.wait_for(bob.live_message, timeout=60)
     fake.block_bot(bob.user_id)
     fake.unblock_bot(bob.user_id)  # no link pressed, no /start: just unblocked
     again = await fake.wait_for(lambda: (m := bob.live_message()) is not None and m.message_id > swap.message_id and m)

@@ -43,7 +43,7 @@ async def replied(fake: FakeTelegram, player: Player, text: str, chat_id: int = 
         found = [m for m in fake.messages(chat_id, as_user=player.user_id) if m.from_bot and text in m.text]
         return found[-1].text if found else None
 
-    return await fake.wait_for(answer, timeout=15)
+    return await fake.wait_for(answer, timeout=60)
 
 
 @pytest.mark.parametrize("bad", ["foo=bar", "8=explode", "decks=99", "four_burns=maybe", "lives=4"])
@@ -70,9 +70,9 @@ async def test_house_rules_given_with_newgame_are_for_that_game_only(
     assert "8 skip" in lobby.text
     assert saved_house_rules(bot) == {}
     await bob.command("/abort")
-    confirm = await fake.wait_for(lambda: find(fake, GROUP, bob.user_id, "Abort game"), timeout=15)
+    confirm = await fake.wait_for(lambda: find(fake, GROUP, bob.user_id, "Abort game"), timeout=60)
     await bob.press(confirm, "🛑 Yes, abort")
-    await fake.wait_for(lambda: not current(fake, lobby, alice.user_id).buttons, timeout=15)
+    await fake.wait_for(lambda: not current(fake, lobby, alice.user_id).buttons, timeout=60)
     again = await open_lobby(fake, alice)
     assert "skip" not in again.text.lower()
 
@@ -105,7 +105,7 @@ async def test_forged_random_and_non_ascii_button_data(
     for data in forged:
         data = data[:64] if len(data.encode()) <= 64 else data.encode()[:64].decode("utf-8", "ignore") or "?"
         press = await fake.forge_press(bob.user_id, GROUP, lobby.message_id, data)
-        answer = await press.answer(timeout=15)
+        answer = await press.answer(timeout=60)
         assert answer is not None
         assert answer.text == "This button is not valid.", data
     assert db_rows(bot, "select version from game") == version
@@ -148,11 +148,11 @@ async def test_redelivered_webhook_updates_apply_once(
         lobby = await open_lobby(fake, alice)
         fake.duplicate_deliveries(3)  # Telegram retried: the same update three times
         await alice.press(current(fake, lobby, alice.user_id), "🤖 Normal")
-        await fake.wait_for(lambda: "(2/" in current(fake, lobby, alice.user_id).text, timeout=15)
+        await fake.wait_for(lambda: "(2/" in current(fake, lobby, alice.user_id).text, timeout=60)
         await bob.press(current(fake, lobby, bob.user_id), "✋ Join")
-        await fake.wait_for(lambda: "(3/" in current(fake, lobby, alice.user_id).text, timeout=15)
+        await fake.wait_for(lambda: "(3/" in current(fake, lobby, alice.user_id).text, timeout=60)
         await alice.press(current(fake, lobby, alice.user_id), "➖ Computer")
-        await fake.wait_for(lambda: "(2/" in current(fake, lobby, alice.user_id).text, timeout=15)
+        await fake.wait_for(lambda: "(2/" in current(fake, lobby, alice.user_id).text, timeout=60)
         fake.duplicate_deliveries(1)
         await alice.command("/rules")  # a later update, so that any late duplicate would have shown
         await replied(fake, alice, "Shithead")
@@ -171,7 +171,7 @@ async def test_two_taps_of_add_computer_at_once_add_one(
     lobby = await open_lobby(fake, alice)
     data = fake.button_data(GROUP, lobby.message_id, "🤖 Normal")
     presses = [await fake.press(alice.user_id, GROUP, lobby.message_id, data) for _ in range(2)]
-    answers = sorted([(a.text or "") if (a := await p.answer(timeout=15)) else "" for p in presses])
+    answers = sorted([(a.text or "") if (a := await p.answer(timeout=60)) else "" for p in presses])
     assert answers == ["", "Already done."]
-    await fake.wait_for(lambda: "(2/" in current(fake, lobby, alice.user_id).text, timeout=15)
+    await fake.wait_for(lambda: "(2/" in current(fake, lobby, alice.user_id).text, timeout=60)
     assert db_rows(bot, "select count(*) from seat where computer_level is not null") == [(1,)]

@@ -39,7 +39,7 @@ async def test_one_human_against_three_hard_computers_in_a_group(
 
     async def tap(label: str, shown: str) -> None:  # on the lobby as it is now (an older one: already done)
         await alice.press(current(fake, lobby, alice.user_id), label)
-        await fake.wait_for(lambda: shown in current(fake, lobby, alice.user_id).text, timeout=15)
+        await fake.wait_for(lambda: shown in current(fake, lobby, alice.user_id).text, timeout=60)
 
     await tap("🤖 Hard", "(2/")
     await tap("🤖 Easy", "(3/")
@@ -51,12 +51,12 @@ async def test_one_human_against_three_hard_computers_in_a_group(
     assert shown.count("(hard)") == 3
     assert "(easy)" not in shown
     await alice.press(lobby, "▶️ Start")
-    await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "· #"), timeout=15)
+    await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "· #"), timeout=60)
     await play_until_over(fake, [alice])
     over = find(fake, GROUP, alice.user_id, "Game over")
     assert over is not None
     assert computers_ranked(over.text) == 3
-    await fake.wait_for(lambda: not table_message(fake, GROUP, alice.user_id).keyboard, timeout=15)
+    await fake.wait_for(lambda: not table_message(fake, GROUP, alice.user_id).keyboard, timeout=60)
     game_id = int(table_message(fake, GROUP, alice.user_id).text.split("· #")[1].split()[0])
     secrets = await secret_cards(bot.database_url, game_id)
     texts = [(m.chat_id, m.text) for chat in (GROUP, alice.user_id) for m in fake.history(chat)]
@@ -71,13 +71,13 @@ async def test_a_private_game_against_three_hard_computers_is_dealt_and_answers(
     await start_all(fake, [alice])
     me = Player(fake, alice.user_id, alice.name, group=alice.user_id)
     await alice.command("/newgame hard 3", chat_id=alice.user_id)
-    await fake.wait_for(lambda: me.live_message() is not None, timeout=15)
+    await fake.wait_for(lambda: me.live_message() is not None, timeout=60)
     assert find(fake, alice.user_id, alice.user_id, "play at the") is None  # a level was given: no advice
     for _ in range(3):  # the swap phase, then moves the three computers answer
         first = me.live_message()
         assert first is not None
         await me.play_turn()
-        await fake.wait_for(lambda first=first: (m := me.live_message()) and m.text != first.text, timeout=15)
+        await fake.wait_for(lambda first=first: (m := me.live_message()) and m.text != first.text, timeout=60)
     # The newest turn message is the table while the game plays (no lobby, no deal announcement,
     # no table message to scroll past): the computers' cards are in it.
     assert find(fake, alice.user_id, alice.user_id, "· #") is None
@@ -93,10 +93,10 @@ async def test_newgame_in_private_without_a_level_says_how_to_choose(
     alice = players[0]
     await start_all(fake, [alice])
     await alice.command("/newgame", chat_id=alice.user_id)
-    told = await fake.wait_for(lambda: find(fake, alice.user_id, alice.user_id, "play at the normal level"), timeout=15)
+    told = await fake.wait_for(lambda: find(fake, alice.user_id, alice.user_id, "play at the normal level"), timeout=60)
     assert "/newgame hard 3" in told.text
     await alice.command("/newgame grandmaster", chat_id=alice.user_id)
-    usage = await fake.wait_for(lambda: find(fake, alice.user_id, alice.user_id, "Unknown game"), timeout=15)
+    usage = await fake.wait_for(lambda: find(fake, alice.user_id, alice.user_id, "Unknown game"), timeout=60)
     assert "easy, normal or hard" in usage.text
 
 

@@ -60,12 +60,12 @@ async def test_a_database_error_logs_no_secret(
         duo = players[:2]
         await start_all(fake, duo)
         game_id = await start_game(fake, duo)
-        message = await fake.wait_for(duo[0].live_message, timeout=15)
+        message = await fake.wait_for(duo[0].live_message, timeout=60)
         fault = [SQLITE_FAULT] if backend == "sqlite" else PG_FAULT
         await sql(database_url, *fault)
         toast = await duo[0].press(message, "✅ Ready")
         assert toast == "Something went wrong; please try again."
-        await fake.wait_for(lambda: " ERROR " in bot.log_text, timeout=15)
+        await fake.wait_for(lambda: " ERROR " in bot.log_text, timeout=60)
         await sql(database_url, "DROP TRIGGER injected_fault" + ("" if backend == "sqlite" else " ON game"))
         await play_until_over(fake, duo)
         assert find(fake, GROUP, duo[0].user_id, "Game over") is not None

@@ -46,7 +46,7 @@ async def test_health_and_metrics_on_the_webhook_port(
         await start_all(fake, duo)
         await start_game(fake, duo)
         fake.fail_next("editMessageText", times=1, retry_after=1)
-        message = await fake.wait_for(duo[0].live_message, timeout=15)
+        message = await fake.wait_for(duo[0].live_message, timeout=60)
         await duo[0].press(message, "✅ Ready")
         await asyncio.sleep(1.5)
         status, text = await get(f"{base}/metrics")
@@ -103,7 +103,7 @@ async def test_sigterm_finishes_the_update_in_hand_and_exits_0(
     await start_all(fake, duo)
     await start_game(fake, duo)
     for player in duo:
-        await player.press(await fake.wait_for(player.live_message, timeout=15), "✅ Ready")
+        await player.press(await fake.wait_for(player.live_message, timeout=60), "✅ Ready")
 
     def playing() -> tuple[Player, SeenMessage] | None:
         for player in duo:
@@ -112,16 +112,16 @@ async def test_sigterm_finishes_the_update_in_hand_and_exits_0(
                 return player, message
         return None
 
-    mover, message = await fake.wait_for(playing, timeout=15)
+    mover, message = await fake.wait_for(playing, timeout=60)
     turns_before = {p.user_id: len([m for m in p.private() if asks_to_act(m.text)]) for p in duo}
     data = fake.button_data(message.chat_id, message.message_id, mover.choose(message))
     polls = len(fake.calls_of("getUpdates"))
     pressed = await fake.press(mover.user_id, message.chat_id, message.message_id, data)
-    await fake.wait_for(lambda: len(fake.calls_of("getUpdates")) > polls, timeout=15)  # the bot has it
+    await fake.wait_for(lambda: len(fake.calls_of("getUpdates")) > polls, timeout=60)  # the bot has it
     assert bot.process is not None
     bot.process.send_signal(signal.SIGTERM)  # while the press is in hand
     code = await asyncio.wait_for(bot.process.wait(), 30)
-    await pressed.answer(timeout=5)
+    await pressed.answer(timeout=30)
     assert code == 0
     assert " ERROR " not in bot.log_text
     assert "stopped" in bot.log_text

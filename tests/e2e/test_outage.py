@@ -43,15 +43,15 @@ async def test_an_outage_mid_game_loses_nothing(
         await start_game(fake, duo)
         for _ in range(3):
             for player in duo:
-                await fake.wait_for(lambda: any(p.live_message() for p in duo), timeout=15)
+                await fake.wait_for(lambda: any(p.live_message() for p in duo), timeout=60)
                 await player.play_turn()
-        mover = await fake.wait_for(lambda: next((p for p in duo if p.live_message()), None), timeout=15)
+        mover = await fake.wait_for(lambda: next((p for p in duo if p.live_message()), None), timeout=60)
         message = mover.live_message()
         assert message is not None
         fake.start_outage(from_method="answerCallbackQuery")  # the press is taken, then Telegram goes
         data = fake.button_data(message.chat_id, message.message_id, mover.choose(message))
         await fake.press(mover.user_id, message.chat_id, message.message_id, data)
-        await fake.wait_for(lambda: fake.calls_of("answerCallbackQuery")[-1].result == 502, timeout=15)
+        await fake.wait_for(lambda: fake.calls_of("answerCallbackQuery")[-1].result == 502, timeout=60)
         await asyncio.sleep(OUTAGE_SECONDS / 2)
         during = await asyncio.to_thread(health, port)
         assert during["status"] == "failing"

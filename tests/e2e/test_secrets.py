@@ -22,7 +22,7 @@ async def test_the_token_is_in_no_log_line_at_debug(
         duo = players[:2]
         await start_all(fake, duo)
         await start_game(fake, duo)
-        await fake.wait_for(duo[0].live_message, timeout=15)
+        await fake.wait_for(duo[0].live_message, timeout=60)
     finally:
         await bot.stop()
     assert " DEBUG " in bot.log_text

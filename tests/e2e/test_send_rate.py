@@ -90,7 +90,7 @@ async def test_three_workers_keep_one_send_rate_and_lose_nothing(fake: FakeTeleg
         assert await outbox.pending() == 0
         await engine.dispose()
         for duo in tables:  # nothing lost: whoever must act has their buttons (the last send may be on its way)
-            await fake.wait_for(lambda duo=duo: any(p.live_message() for p in duo), timeout=15)
+            await fake.wait_for(lambda duo=duo: any(p.live_message() for p in duo), timeout=60)
     finally:
         for worker in fleet:
             await worker.stop()

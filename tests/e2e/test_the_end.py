@@ -24,13 +24,13 @@ async def test_every_player_is_told_the_result(fake: FakeTelegram, bot: BotProce
     await start_all(fake, [alice, bob, cleo])
     await start_game(fake, [alice, bob, cleo])
     await alice.command("/forfeit")
-    confirm = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Leave game"), timeout=15)
+    confirm = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Leave game"), timeout=60)
     await alice.press(confirm, "🏳 Yes, leave")
     await play_until_over(fake, [bob, cleo])
     over = find(fake, GROUP, alice.user_id, "Game over")
     assert over is not None
     places = dict(re.findall(r"(\d)(?:st|nd|rd)  (\w+)", over.text)[::-1])
-    await fake.wait_for(lambda: all("Game over" in last_private(p) for p in (alice, bob, cleo)), timeout=15)
+    await fake.wait_for(lambda: all("Game over" in last_private(p) for p in (alice, bob, cleo)), timeout=60)
     for player in (alice, bob, cleo):
         message = next(m for m in reversed(player.private()) if m.from_bot)
         place = next(p for p, name in re.findall(r"(\d)(?:st|nd|rd)  (\w+)", over.text) if name == player.name)

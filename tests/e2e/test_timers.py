@@ -27,7 +27,7 @@ async def test_fast_game_with_a_player_who_never_answers(
     alice, bob = players[:2]
     await start_all(fake, [alice, bob])
     await alice.command("/settings turn 30s")
-    await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Turn time: 30s") is not None, timeout=15)
+    await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Turn time: 30s") is not None, timeout=30)
     await start_game(fake, [alice, bob])
     loop = asyncio.get_running_loop()
     deadline = loop.time() + 240

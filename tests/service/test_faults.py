@@ -58,17 +58,87 @@ async def test_a_second_fault_in_a_row_is_retried_too(pg_db_url: str, clock: Fak
     await engine.dispose()
 
 
-async def test_a_fault_on_every_attempt_is_reported(pg_db_url: str, clock: FakeClock) -> None:
-    from sqlalchemy.exc import DBAPIError
-
-    from shithead_bot.service.unit import ATTEMPTS
+async def test_faults_on_more_attempts_in_a_row_are_retried_within_the_time_budget(
+    pg_db_url: str, clock: FakeClock
+) -> None:
+    """More faults in a row than the three attempts of old (a loaded machine meets more of a
+    backend killer's rounds per use case): retried while the time budget lasts."""
+    from shithead_bot.service.unit import MIN_ATTEMPTS
 
     engine = make_engine(pg_db_url)
     service = make_service(make_sessionmaker(engine), clock)
     game_id = await lobby_with(service, humans=2)
-    killed = kill_own_connection_on(engine, "UPDATE game", times=ATTEMPTS)
+    killed = kill_own_connection_on(engine, "UPDATE game", times=MIN_ATTEMPTS + 3)
+    await service.start(game_id, user(0).id)
+    assert len(killed) == MIN_ATTEMPTS + 3
+    assert (await service.game_view(game_id)).game.status == "swapping"
+    await engine.dispose()
+
+
+async def test_a_fault_on_every_attempt_is_reported(
+    pg_db_url: str, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sqlalchemy.exc import DBAPIError
+
+    from shithead_bot.service import unit
+
+    monkeypatch.setattr(unit, "RETRY_SECONDS", 0.0)  # the time budget spent: the fewest attempts
+    engine = make_engine(pg_db_url)
+    service = make_service(make_sessionmaker(engine), clock)
+    game_id = await lobby_with(service, humans=2)
+    killed = kill_own_connection_on(engine, "UPDATE game", times=100)
     with pytest.raises(DBAPIError):
         await service.start(game_id, user(0).id)
-    assert len(killed) == ATTEMPTS
+    assert len(killed) == unit.MIN_ATTEMPTS
+    killed.extend(["done"] * 100)  # no more faults
     assert (await service.game_view(game_id)).game.status == "lobby"  # and the pool works again
     await engine.dispose()
+
+
+def transient() -> Exception:
+    from sqlalchemy.exc import DBAPIError
+
+    return DBAPIError("UPDATE game", {}, ConnectionError("connection was closed"), connection_invalidated=True)
+
+
+async def test_the_retry_lasts_its_time_budget_then_reports(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No database needed, and a clock of our own: a use case that always meets a transient fault
+    is tried again, after pauses growing to the most, until the next pause would pass the budget;
+    one that meets another error is not tried again."""
+    from sqlalchemy.exc import DBAPIError
+
+    from shithead_bot.service import unit
+
+    now = [100.0]
+    pauses: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        pauses.append(seconds)
+        now[0] += seconds
+
+    monkeypatch.setattr(unit, "_now", lambda: now[0])
+    monkeypatch.setattr(unit, "_sleep", sleep)
+    calls: list[float] = []
+
+    @unit.retry_transient
+    async def always_failing() -> None:
+        calls.append(now[0])
+        raise transient()
+
+    with pytest.raises(DBAPIError):
+        await always_failing()
+    assert pauses[:4] == [unit.FIRST_PAUSE * 2**n for n in range(4)]
+    assert max(pauses) == unit.MAX_PAUSE
+    assert sum(pauses) <= unit.RETRY_SECONDS < sum(pauses) + unit.MAX_PAUSE  # the whole budget, no more
+    assert len(calls) == len(pauses) + 1
+
+    other: list[int] = []
+
+    @unit.retry_transient
+    async def broken() -> None:
+        other.append(1)
+        raise DBAPIError("SELECT 1", {}, ValueError("syntax error"))
+
+    with pytest.raises(DBAPIError):
+        await broken()
+    assert other == [1]

@@ -125,7 +125,7 @@ class Press:
     answered: asyncio.Event = field(default_factory=asyncio.Event)
     result: Answer | None = None
 
-    async def answer(self, timeout: float = 5) -> Answer | None:  # noqa: ASYNC109 (the brief's API)
+    async def answer(self, timeout: float = 30) -> Answer | None:  # noqa: ASYNC109 (the brief's API)
         """The answer (None when the bot answered with neither text nor URL); AssertionError if none came in time."""
         try:
             await asyncio.wait_for(self.answered.wait(), timeout)

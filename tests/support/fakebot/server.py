@@ -335,7 +335,7 @@ class FakeTelegram(Scenario):
 
     # --- waiting ------------------------------------------------------------------------------------
 
-    def next_call(self, method: str, timeout: float = 5) -> Coroutine[Any, Any, Call]:
+    def next_call(self, method: str, timeout: float = 30) -> Coroutine[Any, Any, Call]:
         """Await the next call of ``method``; it counts from when next_call is *called*, not awaited."""
         future: asyncio.Future[Call] = asyncio.get_running_loop().create_future()
         waiter = (method.lower(), future)
@@ -354,7 +354,7 @@ class FakeTelegram(Scenario):
     async def wait_for(
         self,
         predicate: Callable[[], T],
-        timeout: float = 10,  # noqa: ASYNC109 (the brief's API)
+        timeout: float = 60,  # noqa: ASYNC109 (the brief's API)
         interval: float = 0.02,
     ) -> T:
         """Poll ``predicate`` until it returns something truthy, and return that; AssertionError on timeout."""
