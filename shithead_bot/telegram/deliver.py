@@ -33,6 +33,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter
 
 from shithead_bot.i18n import pick_language
 from shithead_bot.service import (
+    Actor,
     Announcement,
     GameSnapshot,
     GameStatus,
@@ -288,7 +289,7 @@ class Delivery:
         on, on the message they pressed. Not after the swap phase, a timeout or a move made for them."""
         last = b.game.moves[-1] if b.game.moves else None
         swapping = last is not None and (last.move == "r" or last.move.startswith("x:"))
-        return last is not None and last.seat == number and last.actor == "human" and not swapping
+        return last is not None and last.seat == number and last.actor == Actor.HUMAN and not swapping
 
     @staticmethod
     def _moves_since(moves: Sequence[MoveLine], number: int, first: int | None = None) -> list[MoveLine]:
