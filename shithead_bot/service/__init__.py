@@ -28,7 +28,19 @@ from shithead_bot.service.errors import (
     WrongStateError,
 )
 from shithead_bot.service.facade import GameService
-from shithead_bot.service.notices import Announcement, Notice, NoticeKind, Reminder
+from shithead_bot.service.notices import (
+    Announcement,
+    AnnouncePayload,
+    MovedPayload,
+    NoPayload,
+    Notice,
+    NoticeKind,
+    Payload,
+    Reminder,
+    ReminderPayload,
+    TablePayload,
+    TurnPayload,
+)
 from shithead_bot.service.outbox import Outbox, Sender
 from shithead_bot.service.queries import PlayerGame, PlayerRecord, PresetCount
 from shithead_bot.service.ratings import OVERALL
@@ -53,6 +65,7 @@ __all__ = [
     "AlreadyDoneError",
     "AlreadyJoinedError",
     "AlreadyOpenError",
+    "AnnouncePayload",
     "Announcement",
     "Autoplay",
     "ChatSnapshot",
@@ -65,13 +78,16 @@ __all__ = [
     "LobbyFullError",
     "MoveLine",
     "MoveRejectedError",
+    "MovedPayload",
     "NeedsPrivateChatError",
+    "NoPayload",
     "NotAPlayerError",
     "NotAllowedError",
     "NotOverYetError",
     "Notice",
     "NoticeKind",
     "Outbox",
+    "Payload",
     "PlayerGame",
     "PlayerRecord",
     "PresetCount",
@@ -80,12 +96,15 @@ __all__ = [
     "RateLimitedError",
     "RatingLine",
     "Reminder",
+    "ReminderPayload",
     "Result",
     "SeatSnapshot",
     "Sender",
     "ServiceError",
     "StaleVersionError",
+    "TablePayload",
     "TooFewPlayersError",
+    "TurnPayload",
     "UserInfo",
     "Verdict",
     "WrongStateError",

@@ -14,7 +14,7 @@ from persistence import repo
 from persistence.models import GameStatus
 from shithead_bot.service.deadlines import restart_clock
 from shithead_bot.service.errors import ServiceError
-from shithead_bot.service.notices import Announcement, NoticeKind
+from shithead_bot.service.notices import Announcement, AnnouncePayload, NoticeKind, TurnPayload
 from shithead_bot.service.snapshot import ACTIVE
 from shithead_bot.service.turns import settle
 from shithead_bot.service.unit import Core, GameTx, Result, UserInfo
@@ -56,7 +56,7 @@ async def go_away(core: Core, user: UserInfo, until: datetime) -> Away:
             if found.game.status == GameStatus.LOBBY or found.seat.forfeited or found.seat.place is not None:
                 continue
             tx = await core.load(session, found.game.id or 0)
-            tx.announce(Announcement.AWAY, found.seat.number, until=until.isoformat())
+            tx.announce(AnnouncePayload(Announcement.AWAY, until=until), found.seat.number)
             if tx.status in ACTIVE:
                 settle(tx, core.settings)
             else:
@@ -99,7 +99,7 @@ def take_over(tx: GameTx, number: int) -> None:
     seat = tx.seat(number)
     seat.keyboard_version = tx.game.version
     swapping = state.phase is Phase.SWAP
-    tx.notify(NoticeKind.SWAP if swapping else NoticeKind.TURN, number, version=tx.game.version)
+    tx.notify(NoticeKind.SWAP if swapping else NoticeKind.TURN, number, TurnPayload(tx.game.version))
     tx.computers_pending = False
     restart_clock(tx)
 

@@ -14,7 +14,7 @@ from persistence.models import Chat, GameStatus
 from shithead_bot.service.autoplay import Autoplay
 from shithead_bot.service.errors import GameNotFoundError
 from shithead_bot.service.lobby import rules_for
-from shithead_bot.service.notices import Announcement, NoticeKind
+from shithead_bot.service.notices import Announcement, NoticeKind, TablePayload
 from shithead_bot.service.schedule import iana_zone
 from shithead_bot.service.snapshot import ACTIVE, TABLE_STYLES, ChatSnapshot
 from shithead_bot.service.turns import (
@@ -178,7 +178,7 @@ async def bot_added(core: Core, chat_id: int, kind: str, title: str) -> Result |
             return None
         tx = await core.load(session, game.id or 0)
         tx.announce(Announcement.BOT_BACK)
-        tx.notify(NoticeKind.TABLE, repost=True)
+        tx.notify(NoticeKind.TABLE, payload=TablePayload(repost=True))
         return await core.commit(tx)
 
 

@@ -19,7 +19,7 @@ from shithead_bot.service.errors import (
     RateLimitedError,
     StaleVersionError,
 )
-from shithead_bot.service.notices import Announcement, NoticeKind, Reminder
+from shithead_bot.service.notices import Announcement, AnnouncePayload, NoticeKind, Reminder, ReminderPayload
 from shithead_bot.service.schedule import QuietHours
 from shithead_bot.service.snapshot import ACTIVE, ChatSnapshot
 from shithead_bot.service.turns import chain_waiting, close, settle, time_out_everyone
@@ -68,7 +68,7 @@ async def fire_due(core: Core, game_id: int, version: int) -> Result | None:
 
 def _expire(tx: GameTx, what: Announcement, kind: NoticeKind, days: int) -> None:
     close(tx, GameStatus.ABORTED)
-    tx.announce(what, days=days)
+    tx.announce(AnnouncePayload(what, days=days))
     tx.notify(kind)
 
 
@@ -108,7 +108,7 @@ async def nudge(core: Core, game_id: int, user_id: int) -> Result:
             raise QuietHoursError("the player to act is in their quiet hours")
         tx.game.last_nudge_at = tx.now
         for number in awake:
-            tx.notify(NoticeKind.REMINDER, number, what=str(Reminder.NUDGE), by=nudger.name)
+            tx.notify(NoticeKind.REMINDER, number, ReminderPayload(Reminder.NUDGE, by=nudger.name))
         return await core.commit(tx)
 
 

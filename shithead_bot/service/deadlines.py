@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from shithead_bot.config import Settings
-from shithead_bot.service.notices import NoticeKind, Reminder
+from shithead_bot.service.notices import NoticeKind, Reminder, ReminderPayload
 from shithead_bot.service.schedule import QuietHours, deadline_after, grace, next_reminder, reminder_offsets
 from shithead_bot.service.unit import GameTx
 
@@ -45,7 +45,7 @@ def humans_to_act(tx: GameTx) -> list[int]:
     return [n for n in numbers if tx.seat(n).player_id is not None and not tx.stood_in(n)]
 
 
-def remind(tx: GameTx, what: Reminder = Reminder.REMINDER, **extra: object) -> None:
+def remind(tx: GameTx, what: Reminder = Reminder.REMINDER) -> None:
     """A reminder to each player to act (not in their quiet hours); later ones already due are not
     sent again."""
     game = tx.game
@@ -54,7 +54,7 @@ def remind(tx: GameTx, what: Reminder = Reminder.REMINDER, **extra: object) -> N
         quiet = tx.quiet.get(number)
         if quiet is not None and quiet.contains(tx.now):
             continue
-        tx.notify(NoticeKind.REMINDER, number, what=str(what), timeouts=tx.seat(number).timeouts_in_row, **extra)
+        tx.notify(NoticeKind.REMINDER, number, ReminderPayload(what, timeouts=tx.seat(number).timeouts_in_row))
     offsets = reminder_offsets(game.turn_seconds, tx.chat.reminders)
     passed = [i for i, offset in enumerate(offsets) if game.deadline_at - timedelta(seconds=offset) <= tx.now]
     game.reminders_sent = max([game.reminders_sent, *(i + 1 for i in passed)])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from persistence.models import GameStatus
 from shithead_bot.service.deadlines import restart_clock
 from shithead_bot.service.errors import NotAllowedError
-from shithead_bot.service.notices import Announcement, NoticeKind
+from shithead_bot.service.notices import Announcement, AnnouncePayload, MovedPayload, NoticeKind
 from shithead_bot.service.snapshot import ACTIVE
 from shithead_bot.service.turns import close, pause, players_still_in, settle
 from shithead_bot.service.unit import Core, Result
@@ -67,9 +67,9 @@ async def abort(core: Core, game_id: int, user_id: int, *, is_admin: bool = Fals
         was_lobby = tx.status == GameStatus.LOBBY
         close(tx, GameStatus.ABORTED)
         tx.notify(NoticeKind.LOBBY if was_lobby else NoticeKind.TABLE)
-        tx.announce(Announcement.ABORTED, by=user_id)
+        tx.announce(AnnouncePayload(Announcement.ABORTED, by=user_id))
         for seat in tx.seats:
             if seat.player_id and not was_lobby:
                 seat.keyboard_version = tx.game.version
-                tx.notify(NoticeKind.MOVED, seat.number, seq=0, version=tx.game.version)
+                tx.notify(NoticeKind.MOVED, seat.number, MovedPayload(seq=0, version=tx.game.version))
         return await core.commit(tx)

@@ -6,6 +6,7 @@ new message, which the deliverer guards with the version it carries)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
@@ -50,54 +51,231 @@ class Reminder(StrEnum):
 
 
 @dataclass(frozen=True)
+class NoPayload:
+    """LOBBY, RESULT: the kind (and the seat) say it all."""
+
+
+@dataclass(frozen=True)
+class TablePayload:
+    """TABLE."""
+
+    repost: bool = False  # post the table anew at the bottom of the chat (the bot is back after a removal)
+
+
+@dataclass(frozen=True)
+class TurnPayload:
+    """TURN, SWAP."""
+
+    version: int = 0  # the keyboard version it is about (0: none)
+
+
+@dataclass(frozen=True)
+class MovedPayload:
+    """MOVED."""
+
+    seq: int = 0  # the move's sequence number in the log (0: none)
+    version: int = 0  # the keyboard version it is about (0: none)
+    auto: bool = False  # the bot made the move for the player (it was forced), not a press or a timeout
+
+
+@dataclass(frozen=True)
+class ReminderPayload:
+    """REMINDER."""
+
+    what: Reminder = Reminder.REMINDER
+    timeouts: int | None = None  # the seat's timeouts in a row when it was written (None: read the seat's)
+    by: str | None = None  # NUDGE: the nudger's name
+
+
+@dataclass(frozen=True)
+class AnnouncePayload:
+    """ANNOUNCE: its subject and the fields that subject uses (see :class:`Announcement`); the others
+    stay None."""
+
+    what: Announcement | None  # None: unknown, e.g. written by another version (not rendered)
+    place: int | None = None  # WENT_OUT, ELIMINATED, FORFEITED
+    seq: int | None = None  # WENT_OUT, ELIMINATED, FORFEITED: the move's sequence number
+    timeouts: int | None = None  # REMOVED, TAKEN_OVER
+    level: str | None = None  # TAKEN_OVER: the computer's level
+    until: datetime | None = None  # AWAY
+    by: int | None = None  # ABORTED: who aborted it (user id)
+    places: tuple[int, ...] | None = None  # OVER: each seat's place
+    winners: tuple[int, ...] | None = None  # OVER
+    loser: int | None = None  # OVER (None: no loser)
+    looped: bool = False  # OVER: ended by the loop rule (ranked by cards held)
+    days: int | None = None  # LOBBY_EXPIRED, PAUSE_EXPIRED
+
+
+Payload = NoPayload | TablePayload | TurnPayload | MovedPayload | ReminderPayload | AnnouncePayload
+
+PAYLOADS: dict[NoticeKind, type[Payload]] = {
+    NoticeKind.LOBBY: NoPayload,
+    NoticeKind.TABLE: TablePayload,
+    NoticeKind.TURN: TurnPayload,
+    NoticeKind.SWAP: TurnPayload,
+    NoticeKind.MOVED: MovedPayload,
+    NoticeKind.ANNOUNCE: AnnouncePayload,
+    NoticeKind.REMINDER: ReminderPayload,
+    NoticeKind.RESULT: NoPayload,
+}
+
+_DEFAULTS: dict[NoticeKind, Payload] = {  # a kind's payload when none is given (ANNOUNCE needs its subject)
+    NoticeKind.TABLE: TablePayload(),
+    NoticeKind.TURN: TurnPayload(),
+    NoticeKind.SWAP: TurnPayload(),
+    NoticeKind.MOVED: MovedPayload(),
+    NoticeKind.REMINDER: ReminderPayload(),
+}
+
+
+@dataclass(frozen=True)
 class Notice:
     kind: NoticeKind
     game_id: int
     seat: int | None = None
-    data: dict[str, Any] = field(default_factory=dict)
+    payload: Payload = field(default_factory=NoPayload)  # its kind's (NoPayload: that kind's defaults)
     id: int | None = None  # the outbox row, once stored
     attempts: int = 0  # delivery attempts so far, this one included (> 1: an earlier one may have sent it)
+
+    def __post_init__(self) -> None:
+        wanted = PAYLOADS[self.kind]
+        if isinstance(self.payload, NoPayload) and self.kind in _DEFAULTS:
+            object.__setattr__(self, "payload", _DEFAULTS[self.kind])
+        if not isinstance(self.payload, wanted):
+            raise TypeError(f"a {self.kind} notice carries a {wanted.__name__}, not {type(self.payload).__name__}")
+
+    # Typed views of the payload the sender reads (the renderers read the payload itself).
 
     @property
     def announcement(self) -> Announcement | None:
         """An ANNOUNCE notice's subject (None for an unknown one, e.g. written by an older version)."""
-        what = str(self.data.get("what"))
-        return Announcement(what) if what in Announcement._value2member_map_ else None
-
-    @property
-    def reminder(self) -> Reminder:
-        what = str(self.data.get("what"))
-        return Reminder(what) if what in Reminder._value2member_map_ else Reminder.REMINDER
-
-    # What the sender reads of a private notice's data, typed (the rest is read by the renderers).
+        return self.payload.what if isinstance(self.payload, AnnouncePayload) else None
 
     @property
     def version(self) -> int:
         """TURN, SWAP, MOVED: the keyboard version it is about (0: none)."""
-        return int(self.data.get("version", 0))
+        return self.payload.version if isinstance(self.payload, TurnPayload | MovedPayload) else 0
 
     @property
     def seq(self) -> int:
         """MOVED: the move's sequence number in the log (0: none)."""
-        return int(self.data.get("seq", 0))
+        return self.payload.seq if isinstance(self.payload, MovedPayload) else 0
 
     @property
     def auto(self) -> bool:
         """MOVED: the bot made the move for the player (it was forced), not a press or a timeout."""
-        return bool(self.data.get("auto"))
+        return isinstance(self.payload, MovedPayload) and self.payload.auto
 
     @property
     def repost(self) -> bool:
         """TABLE: post the table anew at the bottom of the chat (the bot is back after a removal)."""
-        return bool(self.data.get("repost"))
+        return isinstance(self.payload, TablePayload) and self.payload.repost
 
-    def payload(self) -> dict[str, Any]:
-        return {"seat": self.seat, **self.data}
+    def to_json(self) -> dict[str, Any]:
+        """The outbox row's payload."""
+        return {"seat": self.seat, **_to_json(self.payload)}
 
     @classmethod
     def from_row(
         cls, kind: str, game_id: int, payload: dict[str, Any], row_id: int | None, attempts: int = 0
     ) -> Notice:
-        data = dict(payload)
-        seat = data.pop("seat", None)
-        return cls(NoticeKind(kind), game_id, seat, data, row_id, attempts)
+        notice_kind = NoticeKind(kind)
+        seat = payload.get("seat")
+        return cls(notice_kind, game_id, seat, _from_json(notice_kind, payload), row_id, attempts)
+
+
+# The one place that converts a payload to and from the outbox row's JSON. The keys are the ones the
+# bot has always written (rows already in the outbox when it is upgraded must still load): a field
+# is written only when set, as before; reading is lenient (a missing key: the default; an unknown
+# subject: None or REMINDER; an unknown key: ignored).
+
+
+def _to_json(payload: Payload) -> dict[str, Any]:
+    match payload:
+        case TablePayload(repost=repost):
+            return {"repost": True} if repost else {}
+        case TurnPayload(version=version):
+            return {"version": version}
+        case MovedPayload(seq=seq, version=version, auto=auto):
+            return {"seq": seq, "version": version, **({"auto": True} if auto else {})}
+        case ReminderPayload(what=what, timeouts=timeouts, by=by):
+            optional = {"timeouts": timeouts, "by": by}
+            return {"what": str(what), **{k: v for k, v in optional.items() if v is not None}}
+        case AnnouncePayload():
+            return _announce_json(payload)
+    return {}
+
+
+def _announce_json(payload: AnnouncePayload) -> dict[str, Any]:
+    data: dict[str, Any] = {"what": None if payload.what is None else str(payload.what)}
+    optional: dict[str, Any] = {
+        "place": payload.place,
+        "seq": payload.seq,
+        "timeouts": payload.timeouts,
+        "level": payload.level,
+        "until": None if payload.until is None else payload.until.isoformat(),
+        "by": payload.by,
+        "places": None if payload.places is None else list(payload.places),
+        "winners": None if payload.winners is None else list(payload.winners),
+    }
+    data.update((k, v) for k, v in optional.items() if v is not None)
+    if payload.what is Announcement.OVER or payload.loser is not None:  # OVER: "loser" even when nobody
+        data["loser"] = payload.loser
+    if payload.looped:
+        data["looped"] = True
+    if payload.days is not None:
+        data["days"] = payload.days
+    return data
+
+
+def _from_json(kind: NoticeKind, data: dict[str, Any]) -> Payload:
+    wanted = PAYLOADS[kind]
+    if wanted is TablePayload:
+        return TablePayload(repost=bool(data.get("repost")))
+    if wanted is TurnPayload:
+        return TurnPayload(version=int(data.get("version") or 0))
+    if wanted is MovedPayload:
+        return MovedPayload(
+            seq=int(data.get("seq") or 0), version=int(data.get("version") or 0), auto=bool(data.get("auto"))
+        )
+    if wanted is ReminderPayload:
+        what = str(data.get("what"))
+        return ReminderPayload(
+            what=Reminder(what) if what in Reminder._value2member_map_ else Reminder.REMINDER,
+            timeouts=_int(data.get("timeouts")),
+            by=None if data.get("by") is None else str(data["by"]),
+        )
+    if wanted is AnnouncePayload:
+        return _announce_from_json(data)
+    return NoPayload()
+
+
+def _announce_from_json(data: dict[str, Any]) -> AnnouncePayload:
+    what = str(data.get("what"))
+    return AnnouncePayload(
+        what=Announcement(what) if what in Announcement._value2member_map_ else None,
+        place=_int(data.get("place")),
+        seq=_int(data.get("seq")),
+        timeouts=_int(data.get("timeouts")),
+        level=None if data.get("level") is None else str(data["level"]),
+        until=_time(data.get("until")),
+        by=_int(data.get("by")),
+        places=None if data.get("places") is None else tuple(int(p) for p in data["places"]),
+        winners=None if data.get("winners") is None else tuple(int(w) for w in data["winners"]),
+        loser=_int(data.get("loser")),
+        looped=bool(data.get("looped")),
+        days=_int(data.get("days")),
+    )
+
+
+def _int(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+def _time(value: object) -> datetime | None:
+    if not value:
+        return None
+    try:
+        return datetime.fromisoformat(str(value))
+    except ValueError:
+        return None

@@ -17,7 +17,7 @@ from shithead_bot.service.autoplay import computer_move, computer_seed, next_com
 from shithead_bot.service.commitment import seal
 from shithead_bot.service.deadlines import restart_clock
 from shithead_bot.service.errors import MoveRejectedError, TooFewPlayersError
-from shithead_bot.service.notices import Announcement, NoticeKind
+from shithead_bot.service.notices import Announcement, AnnouncePayload, MovedPayload, NoticeKind, TurnPayload
 from shithead_bot.service.thinking import Chain, ThinkFirst
 from shithead_bot.service.unit import GameTx
 
@@ -112,8 +112,7 @@ def settle(tx: GameTx, settings: Settings, *, fresh_keyboards: bool = False) -> 
     tx.game.snapshot = state.to_dict()
     for seat, seq in tx.moved:
         tx.seat(seat).keyboard_version = tx.game.version
-        auto = {"auto": True} if seq in tx.autoplayed else {}
-        tx.notify(NoticeKind.MOVED, seat, seq=seq, version=tx.game.version, **auto)
+        tx.notify(NoticeKind.MOVED, seat, MovedPayload(seq, tx.game.version, auto=seq in tx.autoplayed))
     announce(tx)
     if state.is_over:
         finish(tx)
@@ -160,10 +159,10 @@ def issue_keyboards(tx: GameTx, *, fresh: bool) -> None:
         if state.phase is Phase.SWAP:
             if fresh or number in movers:
                 seat.keyboard_version = tx.game.version
-                tx.notify(NoticeKind.SWAP, number, version=tx.game.version)
+                tx.notify(NoticeKind.SWAP, number, TurnPayload(tx.game.version))
         elif fresh or table_changed(tx):
             seat.keyboard_version = tx.game.version
-            tx.notify(NoticeKind.TURN, number, version=tx.game.version)
+            tx.notify(NoticeKind.TURN, number, TurnPayload(tx.game.version))
 
 
 def announce(tx: GameTx) -> None:
@@ -171,11 +170,11 @@ def announce(tx: GameTx) -> None:
     going_on = tx.state is not None and not tx.state.is_over
     for seq, event in tx.events:
         if isinstance(event, ev.WentOut) and going_on:
-            tx.announce(Announcement.WENT_OUT, event.seat, place=event.place, seq=seq)
+            tx.announce(AnnouncePayload(Announcement.WENT_OUT, place=event.place, seq=seq), event.seat)
         elif isinstance(event, ev.Eliminated) and going_on:
-            tx.announce(Announcement.ELIMINATED, event.seat, place=event.place, seq=seq)
+            tx.announce(AnnouncePayload(Announcement.ELIMINATED, place=event.place, seq=seq), event.seat)
         elif isinstance(event, ev.Forfeited) and event.seat not in tx.removed:
-            tx.announce(Announcement.FORFEITED, event.seat, place=event.place, seq=seq)
+            tx.announce(AnnouncePayload(Announcement.FORFEITED, place=event.place, seq=seq), event.seat)
 
 
 def finish(tx: GameTx) -> None:
@@ -186,9 +185,14 @@ def finish(tx: GameTx) -> None:
         seat.is_loser = outcome.loser == seat.number
     close(tx, GameStatus.FINISHED)
     tx.finished = True
-    ending = {"looped": True} if any(isinstance(e, ev.Looped) for _, e in tx.events) else {}
     tx.announce(
-        Announcement.OVER, places=list(outcome.places), winners=list(outcome.winners), loser=outcome.loser, **ending
+        AnnouncePayload(
+            Announcement.OVER,
+            places=tuple(outcome.places),
+            winners=tuple(outcome.winners),
+            loser=outcome.loser,
+            looped=any(isinstance(e, ev.Looped) for _, e in tx.events),
+        )
     )
     for seat in tx.seats:  # everybody hears how it ended, those who left included
         if seat.player_id is not None:
@@ -223,12 +227,14 @@ def time_out(tx: GameTx, number: int) -> None:
     limit = tx.chat.max_timeouts
     if limit and seat.timeouts_in_row >= limit and tx.chat.after_timeouts == AFTER_TIMEOUTS_COMPUTER:
         seat.standin = True  # the chain plays the seat from now on (settle follows)
-        tx.announce(Announcement.TAKEN_OVER, number, timeouts=seat.timeouts_in_row, level=tx.chat.standin_level)
+        tx.announce(
+            AnnouncePayload(Announcement.TAKEN_OVER, timeouts=seat.timeouts_in_row, level=tx.chat.standin_level), number
+        )
         return
     if limit and seat.timeouts_in_row >= limit and state.phase is not Phase.SWAP:
         tx.removed.add(number)
         apply(tx, number, Forfeit(), Actor.TIMEOUT)
-        tx.announce(Announcement.REMOVED, number, timeouts=seat.timeouts_in_row)
+        tx.announce(AnnouncePayload(Announcement.REMOVED, timeouts=seat.timeouts_in_row), number)
         return
     # The move log marks these moves "timeout": the table tells who timed out and what was done.
     if tx.chat.on_timeout == ON_TIMEOUT_STANDIN:

@@ -46,7 +46,7 @@ from shithead_bot.service.errors import (
     StaleVersionError,
     WrongStateError,
 )
-from shithead_bot.service.notices import Announcement, Notice, NoticeKind
+from shithead_bot.service.notices import Announcement, AnnouncePayload, NoPayload, Notice, NoticeKind, Payload
 from shithead_bot.service.schedule import QuietHours
 from shithead_bot.service.snapshot import ChatSnapshot, GameInfo, GameSnapshot, MoveLine, SeatSnapshot
 from shithead_bot.service.thinking import Thinker, ThinkFirst, deferring, draw_seed, seed_tape
@@ -230,11 +230,13 @@ class GameTx:
         levels.update({s.number: self.chat.standin_level for s in self.seats if self.stood_in(s.number)})
         return levels
 
-    def notify(self, kind: NoticeKind, seat: int | None = None, **data: object) -> None:
-        self.notices.append(Notice(kind, self.game.id or 0, seat, dict(data)))
+    def notify(self, kind: NoticeKind, seat: int | None = None, payload: Payload | None = None) -> None:
+        """A notice of this kind (its payload: that kind's, see ``notices.PAYLOADS``; None: its defaults)."""
+        self.notices.append(Notice(kind, self.game.id or 0, seat, NoPayload() if payload is None else payload))
 
-    def announce(self, what: Announcement, seat: int | None = None, **data: object) -> None:
-        self.notify(NoticeKind.ANNOUNCE, seat, what=str(what), **data)
+    def announce(self, what: Announcement | AnnouncePayload, seat: int | None = None) -> None:
+        payload = what if isinstance(what, AnnouncePayload) else AnnouncePayload(what)
+        self.notify(NoticeKind.ANNOUNCE, seat, payload)
 
     @property
     def status(self) -> GameStatus:
@@ -387,7 +389,7 @@ class Core:
         await repo.insert_outbox(
             session=tx.session,
             rows=[
-                {"game_id": n.game_id, "kind": str(n.kind), "payload": n.payload(), "created_at": tx.now}
+                {"game_id": n.game_id, "kind": str(n.kind), "payload": n.to_json(), "created_at": tx.now}
                 for n in tx.notices
             ],
         )

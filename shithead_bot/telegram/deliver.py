@@ -40,6 +40,7 @@ from shithead_bot.service import (
     MoveLine,
     Notice,
     NoticeKind,
+    ReminderPayload,
     SeatSnapshot,
     utcnow,
 )
@@ -382,9 +383,9 @@ class Delivery:
         """A new private message (a notification); the previous reminder is deleted, so they do not
         pile up. Only while that seat still has to act."""
         seat = b.seat(number)
-        if seat.player_id is None or not b.game.may_act(number):
+        if seat.player_id is None or not b.game.may_act(number) or not isinstance(notice.payload, ReminderPayload):
             return
-        rendered = private.reminder(self.page_for(b.game, seat), seat, notice.reminder, dict(notice.data))
+        rendered = private.reminder(self.page_for(b.game, seat), seat, notice.payload)
         try:
             message = await self._private(b, seat.player_id, self.api.send(seat.player_id, rendered, private=True))
         except PlayerUnreachableError:

@@ -89,5 +89,5 @@ async def test_a_forced_move_made_for_a_player_is_told_to_them_as_such(
         notices += result.notices
     autoplayed = {m.seq for m in await service.moves(game_id) if m.actor == "autoplay"}
     assert autoplayed
-    told = {int(n.data["seq"]) for n in notices if n.kind == NoticeKind.MOVED and n.data.get("auto")}
+    told = {n.seq for n in notices if n.kind == NoticeKind.MOVED and n.auto}
     assert told == autoplayed

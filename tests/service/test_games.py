@@ -9,6 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from engine import load_game
 from persistence.models import Game, Move, Outbox, Seat
 from shithead_bot.service import (
+    Announcement,
     Autoplay,
     MoveRejectedError,
     NotAllowedError,
@@ -216,7 +217,7 @@ async def test_removal_after_timeouts_in_a_row(sessions: async_sessionmaker[Asyn
         if ctx.game.status != "playing":
             break
         result = await time_out(service, clock, game_id)
-        removed = next((n for n in result.notices if n.data.get("what") == "removed"), removed)
+        removed = next((n for n in result.notices if n.announcement is Announcement.REMOVED), removed)
         if removed:
             break
     assert removed is not None

@@ -6,7 +6,7 @@ from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from persistence.models import Game
-from shithead_bot.service import NoticeKind
+from shithead_bot.service import Announcement, AnnouncePayload
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.render import Page
 from shithead_bot.telegram.render.announce import announce
@@ -36,12 +36,13 @@ async def test_a_forced_loop_finishes_the_game_and_says_why(
         seat = ctx.seat(number)
         assert seat.player_id is not None
         result = await service.play(game_id, seat.player_id, move, seat.keyboard_version)
-        over = next((n for n in result.notices if n.kind == NoticeKind.ANNOUNCE and n.data["what"] == "over"), over)
+        over = next((n for n in result.notices if n.announcement is Announcement.OVER), over)
     ctx = await service.game_view(game_id)
     assert ctx.game.status == "finished"
     assert [s.place for s in ctx.seats] == [3, 1, 2]
     assert over is not None
-    assert over.data.get("looped") is True
+    assert isinstance(over.payload, AnnouncePayload)
+    assert over.payload.looped is True
     page = Page(ctx, Codec(b"k"), "en")
     rendered = announce(page, over)
     assert rendered is not None

@@ -14,7 +14,7 @@ import pytest
 
 from engine import PRESETS, NeighborRules, new_game
 from persistence.models import GameStatus
-from shithead_bot.service import GameSnapshot, Reminder
+from shithead_bot.service import GameSnapshot, Reminder, ReminderPayload
 from shithead_bot.telegram.render import Page, photo, private, table
 from tests.conftest import FakeClock
 from tests.service.helpers import GROUP, user
@@ -75,7 +75,7 @@ def test_every_text_that_shows_a_deadline_carries_it_as_a_date_time_entity(langu
         "text table": table.table(page).text,
         "caption": photo.caption(page, game.view(None), []),
         **{
-            f"reminder {why.name}": private.reminder(page, game.seat(to_act), why, {"by": "Bob"}).text
+            f"reminder {why.name}": private.reminder(page, game.seat(to_act), ReminderPayload(why, by="Bob")).text
             for why in Reminder
         },
     }

@@ -17,7 +17,7 @@ from engine import PRESETS, NeighborRules, NeighborState, ShitheadState, card_of
 from engine import events as ev
 from persistence.models import Chat, Game, GameStatus, Seat
 from persistence.models import Move as MoveRow
-from shithead_bot.service import Announcement, GameSnapshot, MoveLine, Notice, NoticeKind, SeatSnapshot
+from shithead_bot.service import Announcement, AnnouncePayload, GameSnapshot, MoveLine, Notice, NoticeKind, SeatSnapshot
 from shithead_bot.service.commitment import fingerprint
 from shithead_bot.service.unit import GameTx
 from shithead_bot.telegram.botapi import BotApi
@@ -208,8 +208,8 @@ def group_texts(game: GameSnapshot, moves: list[MoveRow]) -> dict[str, str]:
     page = Page(replace(game, moves=tuple(MoveLine.of(m) for m in moves)), Codec(b"k"), "en", "bot")
     texts = {"table": table_message.table(page).text, "caption": caption(page, page.game.view(None), [])}
     for what in Announcement:
-        data = {"place": 2, "places": [1, 2, 3], "winners": [0], "loser": 2, "days": 3, "timeouts": 3}
-        rendered = announce(page, Notice(NoticeKind.ANNOUNCE, 7, 1, {"what": str(what), **data}))
+        data = AnnouncePayload(what, place=2, places=(1, 2, 3), winners=(0,), loser=2, days=3, timeouts=3)
+        rendered = announce(page, Notice(NoticeKind.ANNOUNCE, 7, 1, data))
         texts[str(what)] = rendered.text if rendered else ""
     texts["rules"] = rules_text(page.rules, "en")
     return texts

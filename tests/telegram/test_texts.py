@@ -292,13 +292,13 @@ def test_rules_explain_only_what_matters() -> None:
 
 
 def test_counts_take_the_singular_when_there_is_one() -> None:
-    from shithead_bot.service import Announcement, Notice, NoticeKind
+    from shithead_bot.service import Announcement, AnnouncePayload, Notice, NoticeKind
     from shithead_bot.telegram.render import announce
 
     game = snapshot(playing())
 
-    def said(what: Announcement, language: str = "en", **data: object) -> str:
-        notice = Notice(NoticeKind.ANNOUNCE, 7, 1, {"what": what.value, **data})
+    def said(what: Announcement, language: str = "en", *, timeouts: int | None = None, days: int | None = None) -> str:
+        notice = Notice(NoticeKind.ANNOUNCE, 7, 1, AnnouncePayload(what, timeouts=timeouts, days=days))
         rendered = announce.announce(page_of(game, language), notice)
         assert rendered is not None
         return rendered.text
@@ -326,14 +326,14 @@ def test_the_first_play_names_the_rank_with_its_article() -> None:
 
 
 def test_the_last_timeout_warning_says_an_ordinal() -> None:
-    from shithead_bot.service import Reminder
+    from shithead_bot.service import Reminder, ReminderPayload
 
     game = snapshot(playing())
     game = game.with_chat(max_timeouts=3)
-    text = private.reminder(page_of(game), game.seat(0), Reminder.REMINDER, {"timeouts": 2}).text
+    text = private.reminder(page_of(game), game.seat(0), ReminderPayload(Reminder.REMINDER, timeouts=2)).text
     assert "That would be your 3rd timeout in a row: you would leave the game." in text
     game = game.with_chat(max_timeouts=1)
-    text = private.reminder(page_of(game), game.seat(0), Reminder.REMINDER, {"timeouts": 0}).text
+    text = private.reminder(page_of(game), game.seat(0), ReminderPayload(Reminder.REMINDER, timeouts=0)).text
     assert "If your time runs out, you leave the game." in text
 
 
@@ -422,12 +422,12 @@ def test_help_says_how_to_start_a_game() -> None:
 
 def test_group_texts_name_the_bot_in_their_commands() -> None:
     """Privacy mode: a bare /command reaches the bot only if it posted last in the group."""
-    from shithead_bot.service import Announcement, Notice, NoticeKind
+    from shithead_bot.service import Announcement, AnnouncePayload, Notice, NoticeKind
     from shithead_bot.telegram.render import announce
     from shithead_bot.telegram.render.info import addressed
 
     page = Page(snapshot(playing()), Codec(b"k"), "en", "shithead_bot")
-    paused = announce.announce(page, Notice(NoticeKind.ANNOUNCE, 7, None, {"what": Announcement.PAUSED.value}))
+    paused = announce.announce(page, Notice(NoticeKind.ANNOUNCE, 7, None, AnnouncePayload(Announcement.PAUSED)))
     assert paused is not None
     assert "/resume@shithead_bot to go on" in paused.text
     text = "Try /newgame, /settings rules clear or /help@other; <b>x</b> https://t.me/shithead_bot?start=a /nope"

@@ -5,12 +5,11 @@ that player's own view."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from engine import NeighborView, PickUp, PlayFaceDown, Rules, ShitheadView, rank_text
 from engine import events as ev
 from shithead_bot.narrate import a_rank, ordinal
-from shithead_bot.service import Actor, GameStatus, MoveLine, Reminder, SeatSnapshot
+from shithead_bot.service import Actor, GameStatus, MoveLine, Reminder, ReminderPayload, SeatSnapshot
 from shithead_bot.telegram.render import keyboards
 from shithead_bot.telegram.render.commitment import commitment_lines
 from shithead_bot.telegram.render.common import Page, Rendered, esc
@@ -154,14 +153,15 @@ def moved(page: Page, seat: SeatSnapshot, moves: Sequence[MoveLine]) -> Rendered
     return Rendered("\n".join(lines))
 
 
-def reminder(page: Page, seat: SeatSnapshot, why: Reminder, data: dict[str, Any]) -> Rendered:
+def reminder(page: Page, seat: SeatSnapshot, data: ReminderPayload) -> Rendered:
     """A private reminder: which game, how long is left, and what will happen at the deadline."""
     _ = page._
+    why = data.what
     game = page.game.game
     chat, left = page.chat_title(), page.when(game.deadline_at) if game.deadline_at else ""
     if why is Reminder.NUDGE:
         head = _("⏰ {name} nudges you: it is your turn in {chat} #{id} — time is up {left}.").format(
-            name=esc(str(data.get("by", ""))), chat=chat, id=game.id, left=left
+            name=esc(data.by or ""), chat=chat, id=game.id, left=left
         )
     elif why is Reminder.GRACE:
         until = page.clock_tag(game.deadline_at) if game.deadline_at else ""
@@ -178,7 +178,7 @@ def reminder(page: Page, seat: SeatSnapshot, why: Reminder, data: dict[str, Any]
         )
     lines = [head, at_deadline(page, seat)]
     limit = page.game.chat.max_timeouts
-    timeouts = int(data.get("timeouts", seat.timeouts_in_row))
+    timeouts = seat.timeouts_in_row if data.timeouts is None else data.timeouts
     if limit and timeouts + 1 >= limit:
         nth = ordinal(timeouts + 1, page.language)
         if timeouts == 0:
