@@ -201,3 +201,30 @@ def test_handlers_hold_no_text() -> None:
                 if called in {"_", "gettext", "ngettext", "_n", "N_"} and isinstance(node.args[0].value, str):
                     found.append(f"{name}:{node.lineno}")
     assert found == []
+
+
+def test_notice_payloads_are_read_typed() -> None:
+    """A notice's payload is a typed value (``notices.py`` converts it to and from the outbox row's
+    JSON, in one place): a notice has no ``data`` dict, and nothing else reads a ``.data`` or a
+    ``.payload`` by string key (``.data`` is only a Telegram callback query's)."""
+    from dataclasses import fields
+
+    from shithead_bot.service import Notice
+
+    assert "data" not in {f.name for f in fields(Notice)}
+    found = []
+    for name, path in modules().items():
+        if name == "shithead_bot.service.notices":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            target = None
+            if isinstance(node, ast.Subscript):
+                target = node.value
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get":
+                target = node.func.value
+            if isinstance(target, ast.Attribute) and target.attr in ("data", "payload"):
+                found.append(f"{name}:{node.lineno} reads .{target.attr} by key")
+            by_query = isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "query"
+            if isinstance(node, ast.Attribute) and node.attr == "data" and not by_query:
+                found.append(f"{name}:{node.lineno} reads .data")
+    assert found == []
