@@ -58,6 +58,8 @@ Clock = Callable[[], datetime]
 T = TypeVar("T")
 P = ParamSpec("P")
 RETRY_SQLSTATES = frozenset({"40001", "40P01"})  # serialization failure, deadlock detected
+# asyncpg's error for a connection whose protocol its server left mid-message (a killed backend)
+RETRY_DRIVER_ERRORS = frozenset({"InternalClientError"})
 RETRY_TEXTS = (
     "database is locked",
     "connection was closed",
@@ -75,6 +77,9 @@ def is_transient(exc: BaseException) -> bool:
     orig = exc.orig
     state = getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
     if state in RETRY_SQLSTATES:
+        return True
+    cause = orig.__cause__ if orig is not None else None
+    if type(cause).__name__ in RETRY_DRIVER_ERRORS:
         return True
     text = str(orig).lower()
     return any(part in text for part in RETRY_TEXTS)
