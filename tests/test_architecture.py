@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from enum import Enum
 from pathlib import Path
 
+import persistence.models
 from engine import Phase
-from shithead_bot.service import GameStatus
+from shithead_bot.service import Actor, GameStatus, status
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("engine", "persistence", "shithead_bot")
@@ -112,6 +114,33 @@ def test_dependencies_point_one_way() -> None:
             assert project <= {"engine"}, (name, project)
         if name.startswith("persistence"):
             assert project <= {"persistence"}, (name, project)
+
+
+def test_the_service_owns_the_status_enums() -> None:
+    """GameStatus and Actor are defined in the service; persistence stores their values as plain strings
+    and defines no enum of its own."""
+    assert GameStatus.__module__ == Actor.__module__ == "shithead_bot.service.status"
+    for name, value in vars(persistence.models).items():
+        assert name not in {"GameStatus", "Actor"}, name
+        assert not (isinstance(value, type) and issubclass(value, Enum)), name
+    for name, path in modules().items():
+        if name.startswith("persistence"):
+            tree = ast.parse(path.read_text())
+            enums = [n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and _is_enum(n)]
+            assert enums == [], (name, enums)
+
+
+def _is_enum(node: ast.ClassDef) -> bool:
+    return any(isinstance(b, ast.Name | ast.Attribute) and ast.unparse(b).endswith("Enum") for b in node.bases)
+
+
+def test_the_stored_status_values_equal_the_service_enum() -> None:
+    """The plain strings persistence keeps for the schema (the partial index of open games) and the column
+    defaults are values of the service's enums, so they cannot drift."""
+    assert tuple(str(s) for s in status.OPEN_STATUSES) == persistence.models.OPEN_STATUSES
+    assert set(persistence.models.OPEN_STATUSES) <= {str(s) for s in GameStatus}
+    assert GameStatus(persistence.models.Game().status) is GameStatus.LOBBY
+    assert Actor(persistence.models.Move(game_id=1, seq=0, seat=0, move="x").actor) is Actor.HUMAN
 
 
 def test_telegram_types_stay_in_the_telegram_adapter() -> None:
