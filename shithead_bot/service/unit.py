@@ -34,7 +34,7 @@ from engine import AnyState, load_game
 from engine import events as ev
 from persistence import repo
 from persistence.db import make_engine, make_sessionmaker
-from persistence.models import Chat, Game, GameStatus, Player, Seat, utcnow
+from persistence.models import Chat, Game, Player, Seat, utcnow
 from shithead_bot.config import Settings
 from shithead_bot.service import ratings
 from shithead_bot.service.errors import (
@@ -49,6 +49,7 @@ from shithead_bot.service.errors import (
 from shithead_bot.service.notices import Announcement, Notice, NoticeKind
 from shithead_bot.service.schedule import QuietHours
 from shithead_bot.service.snapshot import ChatSnapshot, GameInfo, GameSnapshot, MoveLine, SeatSnapshot
+from shithead_bot.service.status import GameStatus
 from shithead_bot.service.thinking import Thinker, ThinkFirst, deferring, draw_seed, seed_tape
 
 log = logging.getLogger(__name__)
