@@ -54,6 +54,7 @@ from typing import Any
 import engine.native  # noqa: F401  first: with SHITHEAD_PURE=1 the modules below load as plain Python
 
 # isort: split
+from engine import moves
 from engine.cards import CARDS, RANKS, Card, card_of, parse_rank, rank_text
 from engine.common import SCHEMA_VERSION, GameState, Outcome, Phase
 from engine.errors import (
@@ -68,20 +69,7 @@ from engine.errors import (
     UnknownSeatError,
 )
 from engine.events import Event, event_from_dict, event_to_dict
-from engine.moves import (
-    Forfeit,
-    Keep,
-    Move,
-    PickUp,
-    Play,
-    PlayFaceDown,
-    Ready,
-    Source,
-    StockGamble,
-    Swap,
-    Trade,
-    parse_move,
-)
+from engine.moves import *  # noqa: F403  the move API, named once in engine.moves.__all__
 from engine.neighbor import NeighborState
 from engine.rules import DEFAULT_PRESET, PRESETS, NeighborRules, Power, Rules, preset
 from engine.shithead import ShitheadState
@@ -170,35 +158,24 @@ __all__ = [
     "CardNotOwnedError",
     "EngineError",
     "Event",
-    "Forfeit",
     "GameKind",
     "GameOverError",
     "GameState",
     "IllegalMoveError",
     "InvalidMoveError",
-    "Keep",
-    "Move",
     "NeighborRules",
     "NeighborState",
     "NeighborView",
     "NotYourTurnError",
     "Outcome",
     "Phase",
-    "PickUp",
-    "Play",
-    "PlayFaceDown",
     "Power",
-    "Ready",
     "Rules",
     "RulesError",
     "SchemaError",
     "SeatInfo",
     "ShitheadState",
     "ShitheadView",
-    "Source",
-    "StockGamble",
-    "Swap",
-    "Trade",
     "UnknownSeatError",
     "card_of",
     "default_rules",
@@ -206,10 +183,10 @@ __all__ = [
     "event_to_dict",
     "load_game",
     "new_game",
-    "parse_move",
     "parse_rank",
     "preset",
     "rank_text",
     "replay",
     "rules_from_dict",
 ]
+__all__ += moves.__all__

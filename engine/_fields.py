@@ -1,8 +1,8 @@
 """The fields of both games' states, declared once, and the code generated from them.
 
-Each state's fields are a table below: a name, its type, how a copy copies it, how ``to_dict`` saves
-it (``None``: derived, not saved), its value in a new game. From the table, ``python engine/_fields.py``
-writes each class's ``__slots__``, annotations, ``_init_fields``, ``copy``, ``to_dict`` and
+Each state's fields are a text table below, a line a field: a name, its type, how a copy copies it,
+how ``to_dict`` saves it (``-``: derived, not saved), its value in a new game. From the table,
+``python engine/_fields.py`` writes each class's ``__slots__``, annotations, ``_init_fields``, ``copy``, ``to_dict`` and
 ``_load_fields`` between the marker lines of ``engine/shithead.py`` and ``engine/neighbor.py``;
 equality compares ``to_dict`` data, so it follows too. ``tests/engine/test_fields.py`` fails while the
 generated code is out of date with the table.
@@ -16,6 +16,7 @@ Only the standard library; never imported by the engine at run time.
 
 from __future__ import annotations
 
+import re
 import sys
 import textwrap
 from dataclasses import dataclass
@@ -86,103 +87,89 @@ class Field:
     doc: str = ""  # a comment above its annotation
 
 
-SHITHEAD = (
-    Field("rules", "Rules", "value", "rules", "rules"),
-    Field("_c", "CompiledRules", "value", None, "compile_rules(rules)"),
-    Field("seed", "int", "value", "int", "seed"),
-    Field("seats", "int", "value", "int", "seats"),
-    Field("dealer", "int", "value", "int", "dealer"),
-    Field("stage", "Phase", "value", "phase", "SWAP_PHASE", key="phase"),
-    Field(
-        "hands",
-        "list[list[list[Card]]]",
-        "lists2",
-        "hands",
-        "[[[] for _ in range(RANK_SLOTS)] for _ in range(seats)]",
-        doc="Per seat and rank (RANK_SLOTS lists, 0 and 1 unused), the hand's cards of that rank.",
-    ),
-    Field(
-        "masks", "list[int]", "list", None, "[0] * seats", doc="Per seat, bit ``rank`` set while that list is filled."
-    ),
-    Field("hand_count", "list[int]", "list", None, "[0] * seats"),
-    Field("face_up", "list[list[Card]]", "lists", "seat_cards", "[[] for _ in range(seats)]"),
-    Field("face_down", "list[list[Card | None]]", "lists", "seat_slots", "[[None, None, None] for _ in range(seats)]"),
-    Field("fd_count", "list[int]", "list", None, "[0] * seats"),
-    Field("stock", "list[Card]", "list", "cards", "[]"),
-    Field("pile", "list[Card]", "list", "cards", "[]"),
-    Field("discard", "list[Card]", "list", "cards", "[]"),
-    Field("top", "int", "value", "int", "0"),
-    Field("turn", "int", "value", "int", "-1"),
-    Field("direction", "int", "value", "int", "1"),
-    Field("active", "list[bool]", "list", "bools", "[True] * seats"),
-    Field("n_active", "int", "value", None, "seats"),
-    Field("ready", "list[bool]", "list", "bools", "[False] * seats"),
-    Field("finished", "list[int]", "list", "ints", "[]"),
-    Field("forfeited", "list[int]", "list", "ints", "[]"),
-    Field("required", "int", "value", "int", "0"),
-    Field("loser", "int", "value", "int", "-1"),
-    Field("moves_applied", "int", "value", "int", "0"),
-    Field(
-        "known",
-        "list[int]",
-        "list",
-        "known",
-        "[0] * seats",
-        old="[[] for _ in range(self.seats)]",
-        doc="Per seat, a bit per card id: the cards everybody saw it take into its hand (a pickup, a swap). "
+def table(rows: str, docs: dict[str, str] | None = None) -> tuple[Field, ...]:
+    """The fields of a text table: a line a field, its columns two or more spaces apart — name, type,
+    copy, save (``-``: not saved), new, then any of ``key=…`` and ``old=…``; ``docs``: the docs by name."""
+    fields = []
+    for line in rows.strip().splitlines()[1:]:  # the first line names the columns
+        name, type_, copy, save, new, *extra = re.split(r"\s{2,}", line.strip())
+        more = dict(item.split("=", 1) for item in extra)
+        doc = (docs or {}).get(name, "")
+        fields.append(Field(name, type_, copy, None if save == "-" else save, new, doc=doc, **more))
+    return tuple(fields)
+
+
+SHITHEAD = table(
+    """
+    name           type                     copy    save        new
+    rules          Rules                    value   rules       rules
+    _c             CompiledRules            value   -           compile_rules(rules)
+    seed           int                      value   int         seed
+    seats          int                      value   int         seats
+    dealer         int                      value   int         dealer
+    stage          Phase                    value   phase       SWAP_PHASE  key=phase
+    hands          list[list[list[Card]]]   lists2  hands       [[[] for _ in range(RANK_SLOTS)] for _ in range(seats)]
+    masks          list[int]                list    -           [0] * seats
+    hand_count     list[int]                list    -           [0] * seats
+    face_up        list[list[Card]]         lists   seat_cards  [[] for _ in range(seats)]
+    face_down      list[list[Card | None]]  lists   seat_slots  [[None, None, None] for _ in range(seats)]
+    fd_count       list[int]                list    -           [0] * seats
+    stock          list[Card]               list    cards       []
+    pile           list[Card]               list    cards       []
+    discard        list[Card]               list    cards       []
+    top            int                      value   int         0
+    turn           int                      value   int         -1
+    direction      int                      value   int         1
+    active         list[bool]               list    bools       [True] * seats
+    n_active       int                      value   -           seats
+    ready          list[bool]               list    bools       [False] * seats
+    finished       list[int]                list    ints        []
+    forfeited      list[int]                list    ints        []
+    required       int                      value   int         0
+    loser          int                      value   int         -1
+    moves_applied  int                      value   int         0
+    known          list[int]                list    known       [0] * seats  old=[[] for _ in range(self.seats)]
+    barred         list[int]                list    barred      [0] * seats  old=[[] for _ in range(self.seats)]
+    unseen_out     list[Card]               list    cards       []           old=[]
+    loop           list[int]                list    ints        []           old=[]
+    forced_run     int                      value   int         0            old=0
+    """,
+    {
+        "hands": "Per seat and rank (RANK_SLOTS lists, 0 and 1 unused), the hand's cards of that rank.",
+        "masks": "Per seat, bit ``rank`` set while that list is filled.",
+        "known": "Per seat, a bit per card id: the cards everybody saw it take into its hand (a pickup, a swap). "
         "A card leaves a hand only face up, and comes back only seen, so those of them still in the "
         "hand are exactly the known ones (:meth:`known_hand`), and a play need not clear its bit. "
         "Snapshots from before the public memory existed remember nothing.",
-    ),
-    Field(
-        "barred",
-        "list[int]",
-        "list",
-        "barred",
-        "[0] * seats",
-        old="[[] for _ in range(self.seats)]",
-        doc="Per seat, a bit per rank: ranks that none of its unseen hand cards has. A forced pickup from "
+        "barred": "Per seat, a bit per rank: ranks that none of its unseen hand cards has. A forced pickup from "
         "hand shows that nothing in the hand fits the pile, so the ranks that fit are barred until "
         "the seat draws unseen cards again (public memory too; :meth:`barred_ranks`).",
-    ),
-    Field(
-        "unseen_out",
-        "list[Card]",
-        "list",
-        "cards",
-        "[]",
-        old="[]",
-        doc="Discarded cards nobody saw (a forfeiter's hand and face-down cards).",
-    ),
-    Field(
-        "loop",
-        "list[int]",
-        "list",
-        "ints",
-        "[]",
-        old="[]",
-        doc="The positions (hashes) of the current run of forced moves, oldest first: see _watch_loop.",
-    ),
-    Field("forced_run", "int", "value", "int", "0", old="0", doc="How many positions in a row had one legal move."),
+        "unseen_out": "Discarded cards nobody saw (a forfeiter's hand and face-down cards).",
+        "loop": "The positions (hashes) of the current run of forced moves, oldest first: see _watch_loop.",
+        "forced_run": "How many positions in a row had one legal move.",
+    },
 )
 
-NEIGHBOR = (
-    Field("rules", "NeighborRules", "value", "rules", "rules"),
-    Field("seed", "int", "value", "int", "seed"),
-    Field("seats", "int", "value", "int", "seats"),
-    Field("dealer", "int", "value", "int", "dealer"),
-    Field("stage", "Phase", "value", "phase", "Phase.PLAY", key="phase"),
-    Field("lives", "list[int]", "list", "ints", "[rules.lives] * seats"),
-    Field("places", "list[int | None]", "list", "optional_ints", "[None] * seats"),
-    Field("hand_number", "int", "value", "int", "0"),
-    Field("cards", "list[Card | None]", "list", "card_slots", "[None] * seats"),
-    Field("deck", "list[Card]", "list", "card_ids", "[]"),
-    Field("turn", "int", "value", "int", "-1"),
-    Field("acted", "list[bool]", "list", "bools", "[False] * seats"),
-    Field("memories", "list[list[SwapMemory]]", "lists", "memories", "[[] for _ in range(seats)]"),
-    Field("blocked", "list[tuple[int | None, Card]]", "list", "blocked", "[]"),
-    Field("last_reveal", "list[Card | None]", "list", "card_slots", "[None] * seats"),
-    Field("moves_applied", "int", "value", "int", "0"),
+NEIGHBOR = table(
+    """
+    name           type                           copy    save           new
+    rules          NeighborRules                  value   rules          rules
+    seed           int                            value   int            seed
+    seats          int                            value   int            seats
+    dealer         int                            value   int            dealer
+    stage          Phase                          value   phase          Phase.PLAY  key=phase
+    lives          list[int]                      list    ints           [rules.lives] * seats
+    places         list[int | None]               list    optional_ints  [None] * seats
+    hand_number    int                            value   int            0
+    cards          list[Card | None]              list    card_slots     [None] * seats
+    deck           list[Card]                     list    card_ids       []
+    turn           int                            value   int            -1
+    acted          list[bool]                     list    bools          [False] * seats
+    memories       list[list[SwapMemory]]         lists   memories       [[] for _ in range(seats)]
+    blocked        list[tuple[int | None, Card]]  list    blocked        []
+    last_reveal    list[Card | None]              list    card_slots     [None] * seats
+    moves_applied  int                            value   int            0
+    """
 )
 
 # module file, class, its fields, how copy makes the new object

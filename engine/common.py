@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
-from engine.errors import SchemaError
+from engine.errors import RulesError, SchemaError, UnknownSeatError
 from engine.events import Event
 from engine.frozen import Frozen
 from engine.moves import Move
+from engine.rules import NeighborRules, Rules
 
 SCHEMA_VERSION = 1
 
@@ -18,6 +19,9 @@ class Phase(StrEnum):
     SWAP = "swap"
     PLAY = "play"
     OVER = "over"
+
+
+PLAY_PHASE: Final = Phase.PLAY  # enum lookups are slow
 
 
 @dataclass(frozen=True)
@@ -37,6 +41,22 @@ class Outcome(Frozen):
     def ranking(self) -> tuple[int, ...]:
         """Seats from best place to worst (ties keep seat order)."""
         return tuple(sorted(range(len(self.places)), key=lambda s: (self.places[s], s)))
+
+
+def seat_to_act(stage: Phase, turn: int) -> int | None:
+    """``to_act`` of either game: ``turn`` in the play phase; None in the swap phase (all seats act at
+    once) and at the end."""
+    return turn if stage is PLAY_PHASE else None
+
+
+def check_deal(rules: Rules | NeighborRules, seats: int, dealer: int, hint: str = "") -> None:
+    """The checks before either game deals: a number of seats its rules take (RulesError, with
+    ``hint`` added to the text) and a dealer among the seats (UnknownSeatError)."""
+    if not rules.min_seats <= seats <= rules.max_seats:
+        plural = "" if seats == 1 else "s"
+        raise RulesError(f"{seats} seat{plural}: this game takes {rules.min_seats}-{rules.max_seats} players{hint}")
+    if not 0 <= dealer < seats:
+        raise UnknownSeatError(f"dealer {dealer} is not a seat of a {seats}-seat game")
 
 
 def checked_load(cls: Any, kind: str, data: dict[str, Any], name: str) -> Any:

@@ -34,6 +34,12 @@ from engine.cards import RANK_TEXTS, parse_rank_strict
 from engine.errors import InvalidMoveError
 from engine.frozen import Frozen
 
+# The move API the package re-exports (engine/__init__.py): listed here once.
+__all__ = [
+    "Forfeit", "Keep", "Move", "PickUp", "Play", "PlayFaceDown", "Ready", "Source", "StockGamble", "Swap", "Trade",
+    "parse_move",
+]  # fmt: skip
+
 
 class Source(StrEnum):
     """Where a play comes from (RULES.md §1.4)."""

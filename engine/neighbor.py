@@ -16,12 +16,11 @@ import random
 from typing import Any
 
 from engine.cards import CARDS, Card
-from engine.common import SCHEMA_VERSION, Outcome, Phase, checked_load, same_state, state_repr
+from engine.common import SCHEMA_VERSION, Outcome, Phase, check_deal, checked_load, same_state, seat_to_act, state_repr
 from engine.errors import (
     GameOverError,
     IllegalMoveError,
     NotYourTurnError,
-    RulesError,
     SchemaError,
     UnknownSeatError,
 )
@@ -154,12 +153,7 @@ class NeighborState:
 
     @classmethod
     def new(cls, rules: NeighborRules, seats: int, seed: int, dealer: int = 0) -> NeighborState:
-        if not rules.min_seats <= seats <= rules.max_seats:
-            raise RulesError(
-                f"{seats} seat{'' if seats == 1 else 's'}: this game takes {rules.min_seats}-{rules.max_seats} players"
-            )
-        if not 0 <= dealer < seats:
-            raise UnknownSeatError(f"dealer {dealer} is not a seat of a {seats}-seat game")
+        check_deal(rules, seats, dealer)
         state = cls(rules, seats, seed, dealer)
         state._deal([])
         return state
@@ -172,7 +166,7 @@ class NeighborState:
 
     @property
     def to_act(self) -> int | None:
-        return self.turn if self.stage is Phase.PLAY else None
+        return seat_to_act(self.stage, self.turn)
 
     @property
     def is_over(self) -> bool:

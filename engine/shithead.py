@@ -33,13 +33,12 @@ from typing import Any, Final
 from engine.cards import CARDS as _CARDS
 from engine.cards import RANK_OF as _RANKS
 from engine.cards import Card, rank_text
-from engine.common import SCHEMA_VERSION, Outcome, Phase, checked_load, same_state, state_repr
+from engine.common import SCHEMA_VERSION, Outcome, Phase, check_deal, checked_load, same_state, seat_to_act, state_repr
 from engine.errors import (
     CardNotOwnedError,
     GameOverError,
     IllegalMoveError,
     NotYourTurnError,
-    RulesError,
     SchemaError,
     UnknownSeatError,
 )
@@ -335,13 +334,7 @@ class ShitheadState:
     @classmethod
     def new(cls, rules: Rules, seats: int, seed: int, dealer: int = 0) -> ShitheadState:
         """Deal a new game: 3 face-down, 3 face-up, 3 in hand each, from the left of the dealer."""
-        if not rules.min_seats <= seats <= rules.max_seats:
-            raise RulesError(
-                f"{seats} seat{'' if seats == 1 else 's'}: this game takes {rules.min_seats}-{rules.max_seats} players"
-                + (" (two decks allow up to 10)" if rules.decks == 1 else "")
-            )
-        if not 0 <= dealer < seats:
-            raise UnknownSeatError(f"dealer {dealer} is not a seat of a {seats}-seat game")
+        check_deal(rules, seats, dealer, " (two decks allow up to 10)" if rules.decks == 1 else "")
         state = cls._blank(rules, seats, seed, dealer)
         rng = random.Random(seed)
         keys = [rng.random() for _ in range(52 * rules.decks)]
@@ -368,8 +361,7 @@ class ShitheadState:
 
     @property
     def to_act(self) -> int | None:
-        """The seat to act in the play phase; None in the swap phase (all seats act) and at the end."""
-        return self.turn if self.stage is PLAY_PHASE else None
+        return seat_to_act(self.stage, self.turn)
 
     @property
     def is_over(self) -> bool:

@@ -7,7 +7,6 @@ Times are timezone-aware UTC (:class:`UTCDateTime` keeps them so on SQLite too).
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import BigInteger, Index, UniqueConstraint, text
@@ -25,26 +24,10 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-class GameStatus(StrEnum):
-    LOBBY = "lobby"
-    SWAPPING = "swapping"
-    PLAYING = "playing"
-    PAUSED = "paused"
-    FINISHED = "finished"
-    ABORTED = "aborted"
-
-
-class Actor(StrEnum):
-    """Who made a move of the log (:attr:`Move.actor`)."""
-
-    HUMAN = "human"  # the player's own tap
-    COMPUTER = "computer"  # a computer seat
-    AUTOPLAY = "autoplay"  # a forced move the bot made for the player
-    STANDIN = "standin"  # a computer standing in for an away player (or, after timeouts, for good)
-    TIMEOUT = "timeout"  # the move made for a player at their deadline
-
-
-OPEN_STATUSES = (GameStatus.LOBBY, GameStatus.SWAPPING, GameStatus.PLAYING, GameStatus.PAUSED)
+# The stored values of the service's GameStatus (shithead_bot.service.status) for a game that is not
+# over yet. The schema needs them (the partial unique index of a chat's open game, and the queries
+# that rely on it); persistence knows no enum. tests/test_architecture.py checks they cannot drift.
+OPEN_STATUSES: tuple[str, ...] = ("lobby", "swapping", "playing", "paused")
 _OPEN_SQL = text("status IN ({})".format(", ".join(f"'{status}'" for status in OPEN_STATUSES)))
 
 
@@ -140,7 +123,7 @@ class Game(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     chat_id: int = Field(sa_type=BigInteger, foreign_key="chat.id", ondelete="CASCADE")
     kind: str = Field(default="shithead", max_length=16)
-    status: str = Field(default=GameStatus.LOBBY, max_length=16)
+    status: str = Field(default="lobby", max_length=16)
     rules: dict[str, Any] = Field(default_factory=dict, sa_type=JSONDoc)
     seed: int = Field(default=0, sa_type=BigInteger)
     dealer: int = Field(default=0)
@@ -217,7 +200,7 @@ class Move(SQLModel, table=True):
     seq: int
     seat: int
     move: str = Field(max_length=16)
-    actor: str = Field(default=Actor.HUMAN.value, max_length=16, description="an Actor: who made the move")
+    actor: str = Field(default="human", max_length=16, description="a value of the service's Actor: who made the move")
     events: list[dict[str, Any]] = Field(default_factory=list, sa_type=JSONDoc)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
 

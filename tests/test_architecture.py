@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from enum import Enum
 from pathlib import Path
 
+import persistence.models
 from engine import Phase
-from persistence.models import GameStatus
+from shithead_bot.service import Actor, GameStatus, status
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("engine", "persistence", "shithead_bot")
@@ -114,6 +116,33 @@ def test_dependencies_point_one_way() -> None:
             assert project <= {"persistence"}, (name, project)
 
 
+def test_the_service_owns_the_status_enums() -> None:
+    """GameStatus and Actor are defined in the service; persistence stores their values as plain strings
+    and defines no enum of its own."""
+    assert GameStatus.__module__ == Actor.__module__ == "shithead_bot.service.status"
+    for name, value in vars(persistence.models).items():
+        assert name not in {"GameStatus", "Actor"}, name
+        assert not (isinstance(value, type) and issubclass(value, Enum)), name
+    for name, path in modules().items():
+        if name.startswith("persistence"):
+            tree = ast.parse(path.read_text())
+            enums = [n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and _is_enum(n)]
+            assert enums == [], (name, enums)
+
+
+def _is_enum(node: ast.ClassDef) -> bool:
+    return any(isinstance(b, ast.Name | ast.Attribute) and ast.unparse(b).endswith("Enum") for b in node.bases)
+
+
+def test_the_stored_status_values_equal_the_service_enum() -> None:
+    """The plain strings persistence keeps for the schema (the partial index of open games) and the column
+    defaults are values of the service's enums, so they cannot drift."""
+    assert tuple(str(s) for s in status.OPEN_STATUSES) == persistence.models.OPEN_STATUSES
+    assert set(persistence.models.OPEN_STATUSES) <= {str(s) for s in GameStatus}
+    assert GameStatus(persistence.models.Game().status) is GameStatus.LOBBY
+    assert Actor(persistence.models.Move(game_id=1, seq=0, seat=0, move="x").actor) is Actor.HUMAN
+
+
 def test_telegram_types_stay_in_the_telegram_adapter() -> None:
     known = modules()
     for name, path in known.items():
@@ -125,7 +154,7 @@ def test_telegram_types_stay_in_the_telegram_adapter() -> None:
 
 def test_the_telegram_adapter_reaches_the_database_only_through_the_service() -> None:
     """No module under ``shithead_bot/telegram`` imports ``persistence``: the service re-exports what
-    a front end needs (GameStatus, utcnow) and hands out its own values, never repository rows."""
+    a front end needs (its own GameStatus, persistence's utcnow) and hands out its own values, never repository rows."""
     known = modules()
     found = []
     for name, path in known.items():
@@ -143,7 +172,7 @@ def test_the_service_hands_out_no_session_or_row() -> None:
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module == "persistence.models":
-                rows = {a.name for a in node.names} - {"GameStatus", "utcnow"}
+                rows = {a.name for a in node.names} - {"utcnow"}
                 assert not rows, (name, rows)
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("sqlalchemy.ext.asyncio"):
                 raise AssertionError(f"{name} opens database sessions")

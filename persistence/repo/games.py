@@ -1,4 +1,8 @@
-"""Chats, players, games, seats and the move log."""
+"""Chats, players, games, seats and the move log.
+
+A game is "open" when its stored status is one of :data:`persistence.models.OPEN_STATUSES` — the schema's
+own notion (the partial unique index of a chat's open game), so the queries of open games use it rather
+than take statuses from the service."""
 
 from __future__ import annotations
 

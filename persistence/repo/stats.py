@@ -12,10 +12,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
 from persistence.models import (
-    Actor,
     Chat,
     Game,
-    GameStatus,
     Move,
     Outbox,
     Player,
@@ -40,7 +38,7 @@ class StatsRow:
     stood_in_games: int = 0  # …in this many of the games
 
 
-def _stats_query(*conditions: Any) -> Any:
+def _stats_query(status: str, *conditions: Any) -> Any:
     return (
         select(
             col(Seat.player_id),
@@ -52,7 +50,7 @@ def _stats_query(*conditions: Any) -> Any:
         )
         .join(Game, col(Game.id) == col(Seat.game_id))
         .join(Player, col(Player.id) == col(Seat.player_id))
-        .where(col(Game.status) == GameStatus.FINISHED, col(Seat.player_id).is_not(None), *conditions)
+        .where(col(Game.status) == status, col(Seat.player_id).is_not(None), *conditions)
         .group_by(col(Seat.player_id))
     )
 
@@ -64,22 +62,24 @@ def _rows(result: Any) -> list[StatsRow]:
     ]
 
 
-async def chat_leaderboard(*, session: AsyncSession, chat_id: int, min_games: int = 3) -> list[StatsRow]:
-    """Players of a chat with at least ``min_games`` finished games: best average place first."""
-    query = _stats_query(col(Game.chat_id) == chat_id).having(func.count() >= min_games)
+async def chat_leaderboard(*, session: AsyncSession, chat_id: int, status: str, min_games: int = 3) -> list[StatsRow]:
+    """Players of a chat with at least ``min_games`` games of ``status`` (the service passes its finished
+    status): best average place first."""
+    query = _stats_query(status, col(Game.chat_id) == chat_id).having(func.count() >= min_games)
     rows = _rows(await session.execute(query))
     return sorted(rows, key=lambda r: (r.average_place, -r.firsts, r.losers, r.name))
 
 
-async def player_stats(*, session: AsyncSession, player_id: int) -> StatsRow | None:
-    """One player's record across every chat."""
-    rows = _rows(await session.execute(_stats_query(col(Seat.player_id) == player_id)))
+async def player_stats(*, session: AsyncSession, player_id: int, status: str, stand_in: str) -> StatsRow | None:
+    """One player's record across every chat: games of ``status``, and the moves of actor ``stand_in`` in
+    them (the service passes the stored values of its finished status and stand-in actor)."""
+    rows = _rows(await session.execute(_stats_query(status, col(Seat.player_id) == player_id)))
     if not rows:
         return None
     stood_in = select(func.count(), func.count(func.distinct(col(Move.game_id)))).select_from(Move)
     stood_in = stood_in.join(Seat, (col(Seat.game_id) == col(Move.game_id)) & (col(Seat.number) == col(Move.seat)))
     stood_in = stood_in.join(Game, col(Game.id) == col(Move.game_id)).where(
-        col(Seat.player_id) == player_id, col(Move.actor) == Actor.STANDIN, col(Game.status) == GameStatus.FINISHED
+        col(Seat.player_id) == player_id, col(Move.actor) == stand_in, col(Game.status) == status
     )
     moves, games = (await session.execute(stood_in)).one()
     return replace(rows[0], stood_in_moves=int(moves or 0), stood_in_games=int(games or 0))
@@ -93,12 +93,13 @@ class PresetRow:
     average_moves: float
 
 
-async def preset_stats(*, session: AsyncSession, chat_id: int | None = None) -> list[PresetRow]:
-    """Finished games per game kind and preset (in a chat, or everywhere)."""
+async def preset_stats(*, session: AsyncSession, status: str, chat_id: int | None = None) -> list[PresetRow]:
+    """Games of ``status`` (the service's finished status) per game kind and preset (in a chat, or
+    everywhere)."""
     preset = col(Game.rules)["name"].as_string()
     query = (
         select(col(Game.kind), preset, func.count(), func.avg(col(Game.move_count)))
-        .where(col(Game.status) == GameStatus.FINISHED)
+        .where(col(Game.status) == status)
         .group_by(col(Game.kind), preset)
     )
     if chat_id is not None:
@@ -248,9 +249,9 @@ async def clear_ratings(*, session: AsyncSession) -> None:
     await session.execute(delete(Rating))
 
 
-async def finished_games(*, session: AsyncSession) -> list[tuple[Game, list[Seat]]]:
-    """Every finished game with its seats, in the order they were rated (games finished before
-    ratings existed: in the order they finished) — for rebuilding ratings."""
+async def finished_games(*, session: AsyncSession, status: str) -> list[tuple[Game, list[Seat]]]:
+    """Every game of ``status`` (the service's finished status) with its seats, in the order they were
+    rated (games finished before ratings existed: in the order they finished) — for rebuilding ratings."""
     first_rated = (
         select(func.min(col(RatingChange.id)))
         .where(col(RatingChange.game_id) == col(Game.id))
@@ -259,7 +260,7 @@ async def finished_games(*, session: AsyncSession) -> list[tuple[Game, list[Seat
     )
     query = (
         select(Game)
-        .where(col(Game.status) == GameStatus.FINISHED)
+        .where(col(Game.status) == status)
         .order_by(first_rated.is_(None), first_rated, col(Game.finished_at), col(Game.id))
     )
     games = list((await session.execute(query)).scalars())

@@ -3,11 +3,11 @@
 :class:`GameService` holds the use cases; each returns a :class:`Result` with the notices it wrote
 to the outbox, which :class:`Outbox` delivers through whatever sender the front end provides, or
 frozen snapshots (:mod:`snapshot`) — never a session or an ORM row. The values a front end compares
-(:class:`GameStatus`, :class:`Actor`) and the clock helper (:func:`utcnow`) are re-exported from here, so a front end
-imports nothing of ``persistence``.
+(:class:`GameStatus`, :class:`Actor` — owned by the service, :mod:`status`; persistence stores their values) and
+the clock helper (:func:`utcnow`) are exported from here, so a front end imports nothing of ``persistence``.
 """
 
-from persistence.models import Actor, GameStatus, utcnow
+from persistence.models import utcnow
 from shithead_bot.service.autoplay import Autoplay
 from shithead_bot.service.errors import (
     AlreadyDoneError,
@@ -55,6 +55,7 @@ from shithead_bot.service.snapshot import (
     SeatSnapshot,
 )
 from shithead_bot.service.standings import RatingLine, plays_like
+from shithead_bot.service.status import Actor, GameStatus
 from shithead_bot.service.unit import Result, UserInfo
 from shithead_bot.service.verification import Verdict
 

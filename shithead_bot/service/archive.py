@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from persistence.models import GameStatus
 from shithead_bot.service.queries import record
+from shithead_bot.service.status import GameStatus
 from shithead_bot.service.unit import Core
 
 FORMAT = "shithead-bot game"

@@ -11,11 +11,11 @@ from datetime import datetime, timedelta
 
 from engine import Phase
 from persistence import repo
-from persistence.models import GameStatus
 from shithead_bot.service.deadlines import restart_clock
 from shithead_bot.service.errors import ServiceError
 from shithead_bot.service.notices import Announcement, AnnouncePayload, NoticeKind, TurnPayload
 from shithead_bot.service.snapshot import ACTIVE
+from shithead_bot.service.status import GameStatus
 from shithead_bot.service.turns import settle
 from shithead_bot.service.unit import Core, GameTx, Result, UserInfo
 

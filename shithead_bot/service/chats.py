@@ -10,13 +10,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from engine import AnyRules, rules_from_dict
 from engine.ai import LEVELS
 from persistence import repo
-from persistence.models import Chat, GameStatus
+from persistence.models import Chat
 from shithead_bot.service.autoplay import Autoplay
 from shithead_bot.service.errors import GameNotFoundError
 from shithead_bot.service.lobby import rules_for
 from shithead_bot.service.notices import Announcement, NoticeKind, TablePayload
 from shithead_bot.service.schedule import iana_zone
 from shithead_bot.service.snapshot import ACTIVE, TABLE_STYLES, ChatSnapshot
+from shithead_bot.service.status import GameStatus
 from shithead_bot.service.turns import (
     AFTER_TIMEOUTS_COMPUTER,
     AFTER_TIMEOUTS_REMOVE,

@@ -10,7 +10,6 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from persistence import repo
-from persistence.models import GameStatus
 from shithead_bot.service.deadlines import grant_grace, humans_to_act, remind, restart_clock
 from shithead_bot.service.errors import (
     GameNotFoundError,
@@ -22,6 +21,7 @@ from shithead_bot.service.errors import (
 from shithead_bot.service.notices import Announcement, AnnouncePayload, NoticeKind, Reminder, ReminderPayload
 from shithead_bot.service.schedule import QuietHours
 from shithead_bot.service.snapshot import ACTIVE, ChatSnapshot
+from shithead_bot.service.status import GameStatus
 from shithead_bot.service.turns import chain_waiting, close, settle, time_out_everyone
 from shithead_bot.service.unit import Core, GameTx, Result
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine import EngineError
-from persistence.models import GameStatus
+from shithead_bot.service.status import GameStatus
 
 
 class ServiceError(Exception):

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from persistence.models import GameStatus
 from shithead_bot.service.deadlines import restart_clock
 from shithead_bot.service.errors import NotAllowedError
 from shithead_bot.service.notices import Announcement, AnnouncePayload, MovedPayload, NoticeKind
 from shithead_bot.service.snapshot import ACTIVE
+from shithead_bot.service.status import GameStatus
 from shithead_bot.service.turns import close, pause, players_still_in, settle
 from shithead_bot.service.unit import Core, Result
 

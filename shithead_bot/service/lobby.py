@@ -10,7 +10,7 @@ import engine
 from engine import AnyRules, EngineError, GameKind, rules_from_dict
 from engine.ai import DEFAULT_LEVEL, level_name
 from persistence import repo
-from persistence.models import Chat, Game, GameStatus, Player, Seat
+from persistence.models import Chat, Game, Player, Seat
 from shithead_bot.names import computer_name
 from shithead_bot.service.errors import (
     AlreadyDoneError,
@@ -24,6 +24,7 @@ from shithead_bot.service.errors import (
     WrongStateError,
 )
 from shithead_bot.service.notices import Announcement, NoticeKind
+from shithead_bot.service.status import GameStatus
 from shithead_bot.service.turns import close, deal
 from shithead_bot.service.unit import Core, GameTx, Result, UserInfo
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from engine import Forfeit, Move
 from persistence import repo
-from persistence.models import Actor, GameStatus
 from shithead_bot.service.errors import StaleVersionError, WrongStateError
 from shithead_bot.service.snapshot import ACTIVE
+from shithead_bot.service.status import Actor, GameStatus
 from shithead_bot.service.turns import apply, chain_waiting, settle
 from shithead_bot.service.unit import Core, Result
 

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 import engine
 from engine import AnyState, rules_from_dict
 from persistence import repo
-from persistence.models import GameStatus
 from shithead_bot.service.errors import GameNotFoundError
 from shithead_bot.service.snapshot import (
     ChatSnapshot,
@@ -19,6 +18,7 @@ from shithead_bot.service.snapshot import (
     SeatSnapshot,
     moves_of,
 )
+from shithead_bot.service.status import Actor, GameStatus
 from shithead_bot.service.unit import Core
 
 
@@ -131,7 +131,9 @@ async def ping(core: Core) -> None:
 async def player_record(core: Core, player_id: int) -> PlayerRecord | None:
     """A player's finished games across every chat."""
     async with core.sessions() as session:
-        row = await repo.player_stats(session=session, player_id=player_id)
+        row = await repo.player_stats(
+            session=session, player_id=player_id, status=GameStatus.FINISHED, stand_in=Actor.STANDIN
+        )
     if row is None:
         return None
     return PlayerRecord(row.games, row.firsts, row.losers, row.average_place, row.stood_in_moves, row.stood_in_games)
@@ -140,5 +142,5 @@ async def player_record(core: Core, player_id: int) -> PlayerRecord | None:
 async def games_per_preset(core: Core, chat_id: int) -> list[PresetCount]:
     """The chat's finished games per game kind and preset, most played first."""
     async with core.sessions() as session:
-        rows = await repo.preset_stats(session=session, chat_id=chat_id)
+        rows = await repo.preset_stats(session=session, status=GameStatus.FINISHED, chat_id=chat_id)
     return [PresetCount(row.kind, row.preset, row.games, row.average_moves) for row in rows]

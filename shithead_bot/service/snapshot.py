@@ -24,9 +24,10 @@ from engine import (
     rules_from_dict,
 )
 from engine import events as ev
-from persistence.models import Actor, Chat, Game, GameStatus, Seat
+from persistence.models import Chat, Game, Seat
 from persistence.models import Move as MoveRow
 from shithead_bot.service.autoplay import timeout_moves
+from shithead_bot.service.status import Actor, GameStatus
 
 ACTIVE = (GameStatus.SWAPPING, GameStatus.PLAYING)
 OVER = (GameStatus.FINISHED, GameStatus.ABORTED)

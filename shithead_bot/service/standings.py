@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from persistence import repo
 from shithead_bot.service.ratings import record_game
+from shithead_bot.service.status import GameStatus
 from shithead_bot.service.unit import Core
 
 
@@ -81,7 +82,7 @@ async def rebuild_ratings(core: Core) -> int:
     """Recompute every rating from the finished games, in the order they were rated; returns how
     many games were rated. The result equals what was stored game by game."""
     async with core.transaction() as session:
-        games = await repo.finished_games(session=session)
+        games = await repo.finished_games(session=session, status=GameStatus.FINISHED)
         await repo.clear_ratings(session=session)
         for game, seats in games:
             when = game.finished_at or game.updated_at

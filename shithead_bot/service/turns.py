@@ -11,13 +11,13 @@ from datetime import timedelta
 import engine
 from engine import EngineError, Forfeit, Move, Phase, new_game, rules_from_dict
 from engine import events as ev
-from persistence.models import Actor, GameStatus
 from shithead_bot.config import Settings
 from shithead_bot.service.autoplay import computer_move, computer_seed, next_computer, next_forced, timeout_moves
 from shithead_bot.service.commitment import seal
 from shithead_bot.service.deadlines import restart_clock
 from shithead_bot.service.errors import MoveRejectedError, TooFewPlayersError
 from shithead_bot.service.notices import Announcement, AnnouncePayload, MovedPayload, NoticeKind, TurnPayload
+from shithead_bot.service.status import Actor, GameStatus
 from shithead_bot.service.thinking import Chain, ThinkFirst
 from shithead_bot.service.unit import GameTx
 

@@ -34,7 +34,7 @@ from engine import AnyState, load_game
 from engine import events as ev
 from persistence import repo
 from persistence.db import make_engine, make_sessionmaker
-from persistence.models import Chat, Game, GameStatus, Player, Seat, utcnow
+from persistence.models import Chat, Game, Player, Seat, utcnow
 from shithead_bot.config import Settings
 from shithead_bot.service import ratings
 from shithead_bot.service.errors import (
@@ -49,6 +49,7 @@ from shithead_bot.service.errors import (
 from shithead_bot.service.notices import Announcement, AnnouncePayload, NoPayload, Notice, NoticeKind, Payload
 from shithead_bot.service.schedule import QuietHours
 from shithead_bot.service.snapshot import ChatSnapshot, GameInfo, GameSnapshot, MoveLine, SeatSnapshot
+from shithead_bot.service.status import GameStatus
 from shithead_bot.service.thinking import Thinker, ThinkFirst, deferring, draw_seed, seed_tape
 
 log = logging.getLogger(__name__)
@@ -58,6 +59,8 @@ Clock = Callable[[], datetime]
 T = TypeVar("T")
 P = ParamSpec("P")
 RETRY_SQLSTATES = frozenset({"40001", "40P01"})  # serialization failure, deadlock detected
+# asyncpg's error for a connection whose protocol its server left mid-message (a killed backend)
+RETRY_DRIVER_ERRORS = frozenset({"InternalClientError"})
 RETRY_TEXTS = (
     "database is locked",
     "connection was closed",
@@ -75,6 +78,9 @@ def is_transient(exc: BaseException) -> bool:
     orig = exc.orig
     state = getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
     if state in RETRY_SQLSTATES:
+        return True
+    cause = orig.__cause__ if orig is not None else None
+    if type(cause).__name__ in RETRY_DRIVER_ERRORS:
         return True
     text = str(orig).lower()
     return any(part in text for part in RETRY_TEXTS)

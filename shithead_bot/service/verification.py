@@ -14,10 +14,10 @@ from typing import Any
 import engine
 from engine import AnyState, EngineError, rules_from_dict
 from persistence import repo
-from persistence.models import GameStatus
 from shithead_bot.service.archive import OVER, export_game
 from shithead_bot.service.commitment import fingerprint
 from shithead_bot.service.errors import GameNotFoundError, NotOverYetError
+from shithead_bot.service.status import GameStatus
 from shithead_bot.service.unit import Core
 
 

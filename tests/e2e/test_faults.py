@@ -188,7 +188,7 @@ async def test_killed_and_restarted_mid_game(fake: FakeTelegram, bot: BotProcess
         for version in fake.history(player.user_id):
             if asks_to_act(version.text) and version.version == 0:
                 # the buttons that carry the seat's keyboard version: a move, or a swap-phase pick
-                # (not the turn's "🚶 Away" button, which carries none)
+                # (not the turn's "🌴 Away…" button, which carries none)
                 data = [(b.callback_data or "").split(":") for b in version.buttons]
                 keys = {d[2] for d in data if d[0] in ("m", "p")}
                 turn_messages.update((player.user_id, key) for key in keys)

@@ -194,3 +194,21 @@ async def test_a_player_who_unblocks_the_bot_gets_the_message_their_game_waits_o
     fake.unblock_bot(bob.user_id)  # no link pressed, no /start: just unblocked
     again = await fake.wait_for(lambda: (m := bob.live_message()) is not None and m.message_id > swap.message_id and m)
     assert again.message_id > swap.message_id  # his cards again, at the bottom of the chat
+
+
+async def test_a_bare_start_brings_back_the_message_a_game_waits_on(
+    fake: FakeTelegram, bot: BotProcess, players: list[Player]
+) -> None:
+    """A player who lost their game message (cleared the chat, say) writes /start: the message of
+    every game where they may act comes again, at the bottom, and stays the only live one."""
+    alice, bob = players[:2]
+    await start_all(fake, [alice, bob])
+    await start_game(fake, [alice, bob])
+    swap = await fake.wait_for(bob.live_message, timeout=60)
+    fake.start_bot(bob.user_id)
+    again = await fake.wait_for(
+        lambda: (m := bob.live_message()) is not None and m.message_id > swap.message_id and m, timeout=60
+    )
+    assert "Swap phase" in again.text
+    await fake.wait_for(lambda: len([m for m in bob.private() if any(b.callback_data for b in m.buttons)]) == 1, 60)
+    assert bob.live_message() == again  # the old one lost its buttons

@@ -17,7 +17,7 @@ import urllib.request
 import pytest
 
 from tests.e2e.conftest import FLOW_LIMITS, start_all
-from tests.e2e.harness import Player, current, free_port, play_until_over, running_bot, start_game
+from tests.e2e.harness import Player, free_port, play_until_over, running_bot, start_game
 from tests.support.fakebot import FakeTelegram
 
 pytestmark = pytest.mark.slow
@@ -59,8 +59,10 @@ async def test_an_outage_mid_game_loses_nothing(
         await asyncio.sleep(OUTAGE_SECONDS / 2)
         fake.end_outage()
 
-        def moved_on() -> bool:  # the pressed message shows the move, and someone has a keyboard
-            return current(fake, message, mover.user_id).text != message.text and any(p.live_message() for p in duo)
+        def moved_on() -> bool:  # the pressed message shows the move (or made way for the mover's
+            # next turn, when the other's move was forced), and someone has a keyboard
+            now = next((m for m in mover.private() if m.message_id == message.message_id), None)
+            return (now is None or now.text != message.text) and any(p.live_message() for p in duo)
 
         try:
             await fake.wait_for(moved_on, timeout=90)

@@ -142,3 +142,22 @@ async def test_the_retry_lasts_its_time_budget_then_reports(monkeypatch: pytest.
     with pytest.raises(DBAPIError):
         await broken()
     assert other == [1]
+
+
+def test_a_driver_protocol_error_after_a_dropped_connection_is_transient() -> None:
+    """asyncpg reports a connection its server dropped mid-message as an InternalClientError (its
+    protocol was left in an unexpected state): a fresh connection does not meet it again, so the use
+    case is tried again rather than the press answered "Something went wrong" (a CI run under load
+    had three such presses in test_db_faults)."""
+    import asyncpg
+    from sqlalchemy.exc import DBAPIError
+
+    from shithead_bot.service.unit import is_transient
+
+    class AdaptedError(Exception):  # how SQLAlchemy's asyncpg adapter wraps the driver's error
+        pass
+
+    orig = AdaptedError("<class 'asyncpg.exceptions._base.InternalClientError'>: unknown error in protocol")
+    orig.__cause__ = asyncpg.exceptions.InternalClientError("unknown error in protocol implementation")
+    assert is_transient(DBAPIError("SELECT 1", {}, orig))
+    assert not is_transient(DBAPIError("SELECT 1", {}, AdaptedError("syntax error at or near")))

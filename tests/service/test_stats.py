@@ -5,8 +5,11 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from persistence import repo
+from shithead_bot.service import Actor, GameStatus
 from tests.conftest import FakeClock
 from tests.service.helpers import lobby_with, make_service, play_humans_to_end, user
+
+FINISHED, STANDIN = GameStatus.FINISHED, Actor.STANDIN
 
 
 async def test_leaderboard_player_and_preset_stats(
@@ -21,17 +24,17 @@ async def test_leaderboard_player_and_preset_stats(
     await service.start(other, user(0).id)
     await play_humans_to_end(service, other)
     async with sessions() as session:
-        board = await repo.chat_leaderboard(session=session, chat_id=-77, min_games=3)
+        board = await repo.chat_leaderboard(session=session, chat_id=-77, status=FINISHED, min_games=3)
         assert [r.player_id for r in board] == sorted(
             [user(0).id, user(1).id], key=lambda p: next(r.average_place for r in board if r.player_id == p)
         )
         assert all(r.games == 3 for r in board)
         assert all(1 <= r.average_place <= 3 for r in board)
         assert sum(r.firsts for r in board) <= 3
-        assert await repo.chat_leaderboard(session=session, chat_id=-77, min_games=4) == []
-        me = await repo.player_stats(session=session, player_id=user(0).id)
+        assert await repo.chat_leaderboard(session=session, chat_id=-77, status=FINISHED, min_games=4) == []
+        me = await repo.player_stats(session=session, player_id=user(0).id, status=FINISHED, stand_in=STANDIN)
         assert me is not None
         assert me.games == 4  # three in one chat, one Neighbor game in another
-        presets = {(p.kind, p.preset): p.games for p in await repo.preset_stats(session=session)}
+        presets = {(p.kind, p.preset): p.games for p in await repo.preset_stats(session=session, status=FINISHED)}
         assert presets == {("shithead", "smelly"): 3, ("neighbor", "neighbor"): 1}
-        assert await repo.player_stats(session=session, player_id=999_999) is None
+        assert await repo.player_stats(session=session, player_id=999_999, status=FINISHED, stand_in=STANDIN) is None

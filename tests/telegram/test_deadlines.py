@@ -13,8 +13,7 @@ from typing import Any
 import pytest
 
 from engine import PRESETS, NeighborRules, new_game
-from persistence.models import GameStatus
-from shithead_bot.service import GameSnapshot, Reminder, ReminderPayload
+from shithead_bot.service import GameSnapshot, GameStatus, Reminder, ReminderPayload
 from shithead_bot.telegram.render import Page, photo, private, table
 from tests.conftest import FakeClock
 from tests.service.helpers import GROUP, user

@@ -15,9 +15,18 @@ from telegram import InlineKeyboardButton
 
 from engine import PRESETS, NeighborRules, NeighborState, ShitheadState, card_of, event_to_dict, new_game
 from engine import events as ev
-from persistence.models import Chat, Game, GameStatus, Seat
+from persistence.models import Chat, Game, Seat
 from persistence.models import Move as MoveRow
-from shithead_bot.service import Announcement, AnnouncePayload, GameSnapshot, MoveLine, Notice, NoticeKind, SeatSnapshot
+from shithead_bot.service import (
+    Announcement,
+    AnnouncePayload,
+    GameSnapshot,
+    GameStatus,
+    MoveLine,
+    Notice,
+    NoticeKind,
+    SeatSnapshot,
+)
 from shithead_bot.service.commitment import fingerprint
 from shithead_bot.service.unit import GameTx
 from shithead_bot.telegram.botapi import BotApi

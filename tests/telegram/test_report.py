@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from telegram import Bot
 
 from engine.ai import make_player
-from persistence.models import GameStatus
+from shithead_bot.service import GameStatus
 from shithead_bot.service.report import Report
 from tests.conftest import FakeClock
 from tests.service.helpers import GROUP, lobby_with, user

@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 
 from engine import PRESETS, NeighborRules, NeighborState, Ready, ShitheadState, card_of, new_game
 from engine import events as ev
-from persistence.models import Chat, Game, GameStatus, Seat
-from shithead_bot.service import GameSnapshot, MoveLine
+from persistence.models import Chat, Game, Seat
+from shithead_bot.service import GameSnapshot, GameStatus, MoveLine
 from shithead_bot.service.unit import GameTx
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.render import Page, private
