@@ -40,7 +40,7 @@ from shithead_bot.service.errors import GameNotFoundError
 from shithead_bot.service.notices import Notice, NoticeKind
 from shithead_bot.service.report import Plan, Report
 from shithead_bot.service.snapshot import moves_of
-from shithead_bot.service.unit import Core
+from shithead_bot.service.unit import Core, retry_transient
 from shithead_bot.service.unit import is_transient as is_transient_db
 
 log = logging.getLogger(__name__)
@@ -173,17 +173,20 @@ class Outbox:
             partial = exc.report if isinstance(exc, PartialDelivery) else Report(plan.game_id)
             cause = exc.cause if isinstance(exc, PartialDelivery) else exc
             wait = exc.wait if isinstance(exc, PartialDelivery) else None
-            done = await self._written(plan, self._fail(plan, partial, cause, wait, transient=is_transient(exc)))
+            passing = is_transient(exc)
+            done = await self._written(plan, lambda: self._fail(plan, partial, cause, wait, transient=passing))
             return (0 if done is None else len(done)), None
-        written = await self._written(plan, self._succeed(plan, report))
+        written = await self._written(plan, lambda: self._succeed(plan, report))
         if written is None:
             return 0, None
         done, following = written
         return len(done), following
 
-    async def _written(self, plan: Plan, write: Awaitable[T]) -> T | None:
+    async def _written(self, plan: Plan, write: Callable[[], Awaitable[T]]) -> T | None:
+        """The report's transaction, tried again on a transient fault as a use case's is (a lost
+        report sends the batch twice); lost for good, the lease brings the notices back."""
         try:
-            return await write
+            return await retry_transient(write)()
         except DBAPIError as exc:
             if not is_transient_db(exc):
                 raise
