@@ -218,8 +218,8 @@ class Outbox:
             now = self.clock()
             await self.write(session, report)
             await repo.mark_delivered(session=session, ids=done, now=now)
-            for notice_id, until in report.deferred.items():
-                await repo.defer_outbox(session=session, ids=[notice_id], until=until)
+            for notice_id, wait in report.deferred.items():
+                await repo.defer_outbox(session=session, ids=[notice_id], until=now + wait)
             for kind in LATEST_ONLY:
                 sent = [n.id for n in plan.notices if n.kind == kind and n.id is not None and n.id in done]
                 if sent:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import timedelta
 
 from shithead_bot.service.notices import Notice
 from shithead_bot.service.snapshot import GameSnapshot
@@ -57,7 +57,7 @@ class Report:
 
     game_id: int
     sent: list[int] = field(default_factory=list)  # notice ids that went out (or were dropped for good)
-    deferred: dict[int, datetime] = field(default_factory=dict)  # notice id -> not before (the group's rate)
+    deferred: dict[int, timedelta] = field(default_factory=dict)  # notice id -> how long it waits (the group's rate)
     private: dict[int, PrivateMessage] = field(default_factory=dict)  # seat -> its private message
     reminders: dict[int, int | None] = field(default_factory=dict)  # seat -> its reminder message
     lobby_message_id: int | None = None  # a new lobby message

@@ -1,10 +1,14 @@
 """Delivering notices to Telegram: the outbox's sender.
 
 One batch holds one game's pending notices. They are rendered from a snapshot of the game as it is
-now and folded so a move costs few Bot API calls: the next player's fresh private message first
-(that is their notification), then the mover's message edited (or, when the same player goes on,
-edited with the new buttons), then new group messages, then the table edited once however many
-computer moves happened.
+now and folded so a move costs few Bot API calls: the mover's message edited, then new group
+messages, then the table edited once however many computer moves happened, and last what asks a
+player to act — the next player's fresh private message (that is their notification; or, when the
+same player goes on, their message edited with the new buttons) and reminders. Last, because the
+message ids a batch posts are recorded when its report is written: a worker that dies before that
+sends the batch again after the restart, and only the edits and group posts before the notification
+come twice then, never the message that pings a player (unless it dies in the moment between that
+send and the report).
 
 The sender calls no use case: the outbox hands it a :class:`Plan` (the notices and the game as it
 is now, read when they were claimed) and it hands back a :class:`Report` of what it did and learnt,
@@ -25,7 +29,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any, TypeVar
 
 from telegram import Bot, Message
@@ -42,7 +46,6 @@ from shithead_bot.service import (
     NoticeKind,
     ReminderPayload,
     SeatSnapshot,
-    utcnow,
 )
 from shithead_bot.service.outbox import PartialDelivery
 from shithead_bot.service.report import Plan, PrivateMessage, Report
@@ -164,30 +167,43 @@ class Delivery:
         b.report.sent = [n.id for n in notices if n.id is not None and n.id not in b.report.deferred]
         return b.report
 
-    async def _send_all(self, b: Batch, notices: list[Notice], steps: Steps) -> dict[int, datetime]:
-        """The notices, step by step; returns the table notices put off to respect the group's rate."""
-        for number, mine in self._by_seat(notices):
+    async def _send_all(self, b: Batch, notices: list[Notice], steps: Steps) -> dict[int, timedelta]:
+        """The notices, step by step, what asks a player to act last; returns the table notices put
+        off to respect the group's rate."""
+        edits, asks = self._by_seat(notices)
+        for number, mine in edits:
             await steps.run(mine, self._seat_notices(b, number, mine))
-        for notice in notices:
-            if notice.kind == NoticeKind.REMINDER and notice.seat is not None:
-                await steps.run([notice], self._reminder(b, notice.seat, notice))
         lobbies = [n for n in notices if n.kind == NoticeKind.LOBBY]
         if lobbies:
             await steps.run(lobbies, self._lobby(b))
         for notice in notices:
             if notice.kind == NoticeKind.ANNOUNCE:
                 await steps.run([notice], self._announce(b, notice))
-        tables = [n for n in notices if n.kind == NoticeKind.TABLE]
+        deferred = await self._tables(b, [n for n in notices if n.kind == NoticeKind.TABLE], steps)
+        for number, mine in asks:
+            await steps.run(mine, self._seat_notices(b, number, mine))
+        for notice in notices:
+            if notice.kind == NoticeKind.REMINDER and notice.seat is not None:
+                await steps.run([notice], self._reminder(b, notice.seat, notice))
+        return deferred
+
+    async def _tables(self, b: Batch, tables: list[Notice], steps: Steps) -> dict[int, timedelta]:
+        """The table, edited once; put off (returned, notice id -> how long) while the group's rate
+        is used up, so that it does not hold back the private messages that follow."""
         if not tables or b.game.status == GameStatus.LOBBY:
             return {}
         if not self._in_group(b) and not b.game.is_over:
             return {}  # a private game: the player's turn message is the table, until the end's ranking
         wait = self._table_wait(b.game)
+        if wait <= 0:
+            try:
+                await steps.run(tables, self._table_anew(b) if any(n.repost for n in tables) else self._table(b))
+            except PartialDelivery as exc:
+                if exc.wait is None:
+                    raise
+                wait = exc.wait.total_seconds()
         if wait > 0:
-            until = utcnow() + timedelta(seconds=wait)
-            return {n.id: until for n in tables if n.id is not None}
-        anew = any(n.repost for n in tables)
-        await steps.run(tables, self._table_anew(b) if anew else self._table(b))
+            return {n.id: timedelta(seconds=wait) for n in tables if n.id is not None}
         if b.game.is_over and b.game.game.table_message_id and self._in_group(b):
             await self.api.pin(b.game.chat.id, b.game.game.table_message_id, pinned=False)  # the game is done
         return {}
@@ -197,13 +213,17 @@ class Delivery:
         return b.game.chat.kind != "private"
 
     @staticmethod
-    def _by_seat(notices: Sequence[Notice]) -> list[tuple[int, list[Notice]]]:
-        """Each seat's turn, swap and "you moved" notices; seats with a new turn first (the notification)."""
+    def _by_seat(notices: Sequence[Notice]) -> tuple[list[tuple[int, list[Notice]]], list[tuple[int, list[Notice]]]]:
+        """Each seat's turn, swap, result and "you moved" notices: the seats whose own moves are only
+        told (an edit of the message they pressed), and the seats sent something new — a new turn
+        first (the notification)."""
         by_seat: dict[int, list[Notice]] = {}
         for notice in notices:
             if notice.seat is not None and notice.kind in PRIVATE:
                 by_seat.setdefault(notice.seat, []).append(notice)
-        return sorted(by_seat.items(), key=lambda item: all(n.kind != NoticeKind.TURN for n in item[1]))
+        told = [item for item in by_seat.items() if all(n.kind == NoticeKind.MOVED and not n.auto for n in item[1])]
+        rest = [item for item in by_seat.items() if item not in told]
+        return told, sorted(rest, key=lambda item: all(n.kind != NoticeKind.TURN for n in item[1]))
 
     def _table_wait(self, game: GameSnapshot) -> float:
         """Seconds to wait before this game's table may be edited again (0: now). A finished or

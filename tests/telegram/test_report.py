@@ -30,27 +30,27 @@ async def started(game: FakeGame, humans: int = 2) -> None:
 async def test_a_batch_cut_short_records_the_messages_that_went_out(
     sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
 ) -> None:
-    """Telegram fails in the middle of the start's batch (at the table's picture): the swap messages
-    and the lobby went out, and their ids are recorded with the delivered marks; the rest is tried
-    again later and nothing is sent twice."""
+    """Telegram fails in the middle of the start's batch (at the second player's swap message, the
+    batch's last send): the lobby, the table and the first swap message went out, and their ids are
+    recorded with the delivered marks; the rest is tried again later and nothing is sent twice."""
     game = FakeGame(sessions, clock, fake, bot)
     await started(game)
-    fake.start_outage(from_method="sendPhoto")
+    fake.start_outage(from_method="sendMessage", to_chat=user(1).id)
     await game.deliver()
     fake.end_outage()
     view = await game.service.game_view(game.game_id)
     assert await game.outbox.pending() > 0  # the batch stopped
-    assert view.game.table_message_id is None
-    for seat in view.seats:
-        assert seat.player_id is not None
-        assert [m.message_id for m in game.live(seat.player_id)] == [seat.private_message_id]
-    lobby_id = view.game.lobby_message_id
+    assert view.seat(1).private_message_id is None
+    first = view.seat(0)
+    assert first.player_id is not None
+    assert [m.message_id for m in game.live(first.player_id)] == [first.private_message_id]
+    lobby_id, table_id = view.game.lobby_message_id, view.game.table_message_id
     assert lobby_id is not None
+    assert table_id is not None
     await game.sweep_for(60)
     assert await game.outbox.pending() == 0
     view = await game.service.game_view(game.game_id)
-    assert view.game.lobby_message_id == lobby_id  # not posted twice
-    assert view.game.table_message_id is not None
+    assert (view.game.lobby_message_id, view.game.table_message_id) == (lobby_id, table_id)  # not posted twice
     for seat in view.seats:
         assert seat.player_id is not None
         assert [m.message_id for m in game.live(seat.player_id)] == [seat.private_message_id]
@@ -141,3 +141,23 @@ async def test_a_press_costs_three_database_sessions(
             assert len(begun) <= 3
     finally:
         event.remove(Session, "after_begin", count)
+
+
+async def test_a_group_out_of_sends_puts_the_table_off_not_the_private_messages(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
+) -> None:
+    """The table goes before what asks players to act; a 429 on it puts it off and the batch goes on."""
+    game = FakeGame(sessions, clock, fake, bot)
+    await started(game)
+    fake.fail_next("sendPhoto", retry_after=30)
+    await game.deliver()
+    view = await game.service.game_view(game.game_id)
+    assert view.game.table_message_id is None
+    for seat in view.seats:
+        assert seat.player_id is not None
+        assert [m.message_id for m in game.live(seat.player_id)] == [seat.private_message_id]
+    assert await game.outbox.pending() == 1  # the table, after the group's wait
+    clock.advance(seconds=31)
+    await game.deliver()
+    assert (await game.service.game_view(game.game_id)).game.table_message_id is not None
+    assert await game.outbox.pending() == 0

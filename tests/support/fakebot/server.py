@@ -165,6 +165,7 @@ class FakeTelegram(Scenario):
         self._stalls: list[tuple[str, Callable[[JSON], bool], asyncio.Event]] = []
         self._outage: ApiError | None = None  # while set, every call fails with it
         self._outage_from: str | None = None  # …from the next call of this method on
+        self._outage_chat: str | None = None  # …into this chat
         self._call_waiters: list[tuple[str, asyncio.Future[Call]]] = []
         self._runner: web.AppRunner | None = None
         self._port: int | None = None
@@ -242,8 +243,9 @@ class FakeTelegram(Scenario):
         if token != self.token:
             raise ApiError(401, "Unauthorized")
         name, handler = self.api.handler(method)
-        if self._outage is not None and self._outage_from in (None, name.lower()):
-            self._outage_from = None
+        here = self._outage_from in (None, name.lower()) and self._outage_chat in (None, str(params.get("chat_id")))
+        if self._outage is not None and here:
+            self._outage_from = self._outage_chat = None
             raise self._outage
         faults = self._faults[name.lower()]
         if faults:
@@ -302,15 +304,21 @@ class FakeTelegram(Scenario):
         self._faults[method.lower()].extend([fault] * times)
 
     def start_outage(
-        self, error_code: int = 502, description: str = "Bad Gateway", *, from_method: str | None = None
+        self,
+        error_code: int = 502,
+        description: str = "Bad Gateway",
+        *,
+        from_method: str | None = None,
+        to_chat: int | None = None,
     ) -> None:
         """Telegram has a bad minute: every call fails (502 Bad Gateway by default) until
-        :meth:`end_outage` — from now, or from the next call of ``from_method`` on."""
+        :meth:`end_outage` — from now, or from the next call of ``from_method`` (into ``to_chat``) on."""
         self._outage = ApiError(error_code, description)
         self._outage_from = from_method.lower() if from_method else None
+        self._outage_chat = None if to_chat is None else str(to_chat)
 
     def end_outage(self) -> None:
-        self._outage = self._outage_from = None
+        self._outage = self._outage_from = self._outage_chat = None
 
     def stall_next(self, method: str, matches: Callable[[JSON], bool] = lambda params: True) -> asyncio.Event:
         """The next call of ``method`` whose parameters ``matches`` takes effect (the message exists,
