@@ -157,7 +157,7 @@ NEIGHBOR = table(
     seed           int                            value   int            seed
     seats          int                            value   int            seats
     dealer         int                            value   int            dealer
-    stage          Phase                          value   phase          Phase.PLAY  key=phase
+    stage          Phase                          value   phase          PLAY_PHASE  key=phase
     lives          list[int]                      list    ints           [rules.lives] * seats
     places         list[int | None]               list    optional_ints  [None] * seats
     hand_number    int                            value   int            0
@@ -175,7 +175,7 @@ NEIGHBOR = table(
 # module file, class, its fields, how copy makes the new object
 CLASSES = (
     ("shithead.py", "ShitheadState", SHITHEAD, "ShitheadState()"),
-    ("neighbor.py", "NeighborState", NEIGHBOR, "NeighborState.__new__(NeighborState)"),
+    ("neighbor.py", "NeighborState", NEIGHBOR, "NeighborState()"),
 )
 
 

@@ -22,6 +22,7 @@ class Phase(StrEnum):
 
 
 PLAY_PHASE: Final = Phase.PLAY  # enum lookups are slow
+OVER_PHASE: Final = Phase.OVER
 
 
 @dataclass(frozen=True)

@@ -13,10 +13,21 @@ Decided here (RULES.md leaves these open):
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 from engine.cards import CARDS, Card
-from engine.common import SCHEMA_VERSION, Outcome, Phase, check_deal, checked_load, same_state, seat_to_act, state_repr
+from engine.common import (
+    OVER_PHASE,
+    PLAY_PHASE,
+    SCHEMA_VERSION,
+    Outcome,
+    Phase,
+    check_deal,
+    checked_load,
+    same_state,
+    seat_to_act,
+    state_repr,
+)
 from engine.errors import (
     GameOverError,
     IllegalMoveError,
@@ -41,8 +52,9 @@ from engine.moves import Forfeit, Keep, Move, Trade, parse_move
 from engine.rules import NeighborRules
 from engine.views import NeighborSeatInfo, NeighborView, SwapMemory
 
-KING = 13
-_KEEP, _TRADE = Keep(), Trade()
+KING: Final = 13
+_KEEP: Final = Keep()
+_TRADE: Final = Trade()
 
 
 def neighbor_value(card: Card) -> int:
@@ -84,7 +96,7 @@ class NeighborState:
         self.seed = seed
         self.seats = seats
         self.dealer = dealer
-        self.stage = Phase.PLAY
+        self.stage = PLAY_PHASE
         self.lives = [rules.lives] * seats
         self.places = [None] * seats
         self.hand_number = 0
@@ -99,7 +111,7 @@ class NeighborState:
 
     def copy(self) -> NeighborState:
         """An independent copy (cheap: lists of numbers and cards only)."""
-        other = NeighborState.__new__(NeighborState)
+        other = NeighborState()
         (
             other.rules, other.seed, other.seats, other.dealer, other.stage, other.hand_number, other.turn,
             other.moves_applied,
@@ -148,13 +160,19 @@ class NeighborState:
         self.moves_applied = int(data["moves_applied"])
     # ---- end of the generated fields
 
-    def __init__(self, rules: NeighborRules, seats: int, seed: int, dealer: int) -> None:
-        self._init_fields(rules, seats, seed, dealer)
+    # ----------------------------------------------------------------- creation
+
+    @classmethod
+    def _blank(cls, rules: NeighborRules, seats: int, seed: int, dealer: int) -> NeighborState:
+        state = cls()
+        state._init_fields(rules, seats, seed, dealer)
+        return state
 
     @classmethod
     def new(cls, rules: NeighborRules, seats: int, seed: int, dealer: int = 0) -> NeighborState:
+        """Deal the first hand: one card each, from the left of the dealer."""
         check_deal(rules, seats, dealer)
-        state = cls(rules, seats, seed, dealer)
+        state = cls._blank(rules, seats, seed, dealer)
         state._deal([])
         return state
 
@@ -170,11 +188,11 @@ class NeighborState:
 
     @property
     def is_over(self) -> bool:
-        return self.stage is Phase.OVER
+        return self.stage is OVER_PHASE
 
     @property
     def outcome(self) -> Outcome | None:
-        if self.stage is not Phase.OVER:
+        if self.stage is not OVER_PHASE:
             return None
         places = tuple(p if p is not None else 1 for p in self.places)
         return Outcome(places, tuple(s for s in range(self.seats) if places[s] == 1), None)
@@ -183,15 +201,16 @@ class NeighborState:
         return [s for s in range(self.seats) if self.lives[s] > 0]
 
     def seats_to_act(self) -> list[int]:
-        return [self.turn] if self.stage is Phase.PLAY else []
+        return [self.turn] if self.stage is PLAY_PHASE else []
 
-    def legal_moves(self, seat: int) -> list[Move]:
+    def legal_moves(self, seat: Any) -> list[Move]:
+        """Keep and swap for the seat to act; nothing for the others. Forfeit is always allowed too."""
         self._check_seat(seat)
-        if self.stage is Phase.PLAY and seat == self.turn:
+        if self.stage is PLAY_PHASE and seat == self.turn:
             return [_KEEP, _TRADE]
         return []
 
-    def _check_seat(self, seat: int) -> None:
+    def _check_seat(self, seat: Any) -> None:
         if seat.__class__ is not int or not 0 <= seat < self.seats:
             raise UnknownSeatError(f"{seat!r} is not a seat of this {self.seats}-seat game")
 
@@ -203,12 +222,12 @@ class NeighborState:
 
     # ----------------------------------------------------------------- applying
 
-    def apply(self, seat: int, move: Move | str) -> list[Event]:
+    def apply(self, seat: Any, move: Move | str) -> list[Event]:
         """Apply ``seat``'s move (``k`` keep, ``s`` swap/trade, ``f`` forfeit); see ShitheadState.apply."""
         if isinstance(move, str):
             move = parse_move(move)
         self._check_seat(seat)
-        if self.stage is Phase.OVER:
+        if self.stage is OVER_PHASE:
             raise GameOverError(f"the game is over; {move} not accepted")
         if isinstance(move, Forfeit):
             return self._forfeit(seat)
@@ -282,7 +301,7 @@ class NeighborState:
     def _finish(self, events: list[Event]) -> None:
         for s in self.active_seats():
             self.places[s] = 1
-        self.stage = Phase.OVER
+        self.stage = OVER_PHASE
         self.turn = -1
         outcome = self.outcome
         assert outcome is not None
@@ -326,7 +345,8 @@ class NeighborState:
 
     # ----------------------------------------------------------------- views and copies
 
-    def view(self, seat: int | None) -> NeighborView:
+    def view(self, seat: Any) -> NeighborView:
+        """What ``seat`` may know (None: a spectator)."""
         if seat is not None:
             self._check_seat(seat)
         infos = tuple(
@@ -351,8 +371,6 @@ class NeighborState:
             neighbour=None if seat is None or self.lives[seat] <= 0 or self.is_over else self._next_alive(seat),
         )
 
-    __copy__ = copy
-
     def __eq__(self, other: object) -> bool:
         return same_state(self, other)  # type: ignore[no-any-return]
 
@@ -360,6 +378,16 @@ class NeighborState:
 
     def __repr__(self) -> str:
         return state_repr(self, "NeighborState", f" hand={self.hand_number}", f" lives={self.lives}")
+
+    def __copy__(self) -> NeighborState:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> NeighborState:
+        return self.copy()  # a copy shares only immutable values (the rules, cards)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled as its :meth:`to_dict` data: the same in both builds, and readable by either."""
+        return _load, (self.to_dict(),)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> NeighborState:
@@ -369,7 +397,8 @@ class NeighborState:
 
     @classmethod
     def _from_fields(cls, data: dict[str, Any]) -> NeighborState:
-        state = cls(NeighborRules.from_dict(data["rules"]), int(data["seats"]), int(data["seed"]), int(data["dealer"]))
+        rules = NeighborRules.from_dict(data["rules"])
+        state = cls._blank(rules, int(data["seats"]), int(data["seed"]), int(data["dealer"]))
         state._load_fields(data)
         if len(state.lives) != state.seats or len(state.cards) != state.seats:
             raise SchemaError("seat lists do not match the number of seats")
@@ -378,3 +407,8 @@ class NeighborState:
         if not 0 <= state.dealer < state.seats or not -1 <= state.turn < state.seats or min(state.lives) < 0:
             raise SchemaError("dealer, turn or lives out of range")
         return state
+
+
+def _load(data: dict[str, Any]) -> NeighborState:
+    """A state from pickled :meth:`NeighborState.to_dict` data."""
+    return NeighborState.from_dict(data)
