@@ -16,26 +16,8 @@ import random
 from typing import Any, Final
 
 from engine.cards import CARDS, Card
-from engine.common import (
-    OVER_PHASE,
-    PLAY_PHASE,
-    SCHEMA_VERSION,
-    Outcome,
-    Phase,
-    StateBase,
-    check_deal,
-    checked_load,
-    same_state,
-    seat_to_act,
-    state_repr,
-)
-from engine.errors import (
-    GameOverError,
-    IllegalMoveError,
-    NotYourTurnError,
-    SchemaError,
-    UnknownSeatError,
-)
+from engine.common import OVER_PHASE, PLAY_PHASE, SCHEMA_VERSION, Outcome, StateBase, check_deal
+from engine.errors import GameOverError, IllegalMoveError, NotYourTurnError, SchemaError
 from engine.events import (
     Blocked,
     Eliminated,
@@ -152,37 +134,17 @@ class NeighborState(StateBase):
     # ----------------------------------------------------------------- creation
 
     @classmethod
-    def _blank(cls, rules: NeighborRules, seats: int, seed: int, dealer: int) -> NeighborState:
-        state = cls()
-        state._init_fields(rules, seats, seed, dealer)
-        return state
-
-    @classmethod
     def new(cls, rules: NeighborRules, seats: int, seed: int, dealer: int = 0) -> NeighborState:
         """Deal the first hand: one card each, from the left of the dealer."""
         check_deal(rules, seats, dealer)
-        state = cls._blank(rules, seats, seed, dealer)
+        state = cls()
+        state._init_fields(rules, seats, seed, dealer)
         state._deal([])
         return state
 
     # ----------------------------------------------------------------- questions
 
-    @property
-    def phase(self) -> Phase:
-        return self.stage
-
-    @property
-    def to_act(self) -> int | None:
-        return seat_to_act(self.stage, self.turn)
-
-    @property
-    def is_over(self) -> bool:
-        return self.stage is OVER_PHASE
-
-    @property
-    def outcome(self) -> Outcome | None:
-        if self.stage is not OVER_PHASE:
-            return None
+    def _outcome(self) -> Outcome:
         places = tuple(p if p is not None else 1 for p in self.places)
         return Outcome(places, tuple(s for s in range(self.seats) if places[s] == 1), None)
 
@@ -198,10 +160,6 @@ class NeighborState(StateBase):
         if self.stage is PLAY_PHASE and seat == self.turn:
             return [_KEEP, _TRADE]
         return []
-
-    def _check_seat(self, seat: Any) -> None:
-        if seat.__class__ is not int or not 0 <= seat < self.seats:
-            raise UnknownSeatError(f"{seat!r} is not a seat of this {self.seats}-seat game")
 
     def _next_alive(self, seat: int) -> int:
         s = (seat + 1) % self.seats
@@ -292,8 +250,7 @@ class NeighborState(StateBase):
             self.places[s] = 1
         self.stage = OVER_PHASE
         self.turn = -1
-        outcome = self.outcome
-        assert outcome is not None
+        outcome = self._outcome()
         events.append(GameOver(outcome.places, outcome.winners, None))
 
     def _deal(self, events: list[Event]) -> None:
@@ -360,44 +317,18 @@ class NeighborState(StateBase):
             neighbour=None if seat is None or self.lives[seat] <= 0 or self.is_over else self._next_alive(seat),
         )
 
-    def __eq__(self, other: object) -> bool:
-        return same_state(self, other)  # type: ignore[no-any-return]
+    def _repr_details(self) -> str:
+        return f" hand={self.hand_number} lives={self.lives}"
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return state_repr(self, "NeighborState", f" hand={self.hand_number}", f" lives={self.lives}")
-
-    def __copy__(self) -> NeighborState:
-        return self.copy()
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> NeighborState:
-        return self.copy()  # a copy shares only immutable values (the rules, cards)
-
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        """Pickled as its :meth:`to_dict` data: the same in both builds, and readable by either."""
-        return _load, (self.to_dict(),)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> NeighborState:
-        """Rebuild a state from :meth:`to_dict` data; raises SchemaError if it is not such data."""
-        state: NeighborState = checked_load(cls, "neighbor", data, "Neighbor")
-        return state
-
-    @classmethod
-    def _from_fields(cls, data: dict[str, Any]) -> NeighborState:
+    def _load(self, data: dict[str, Any]) -> None:
+        """Every field from :meth:`to_dict` data; SchemaError unless they make a game."""
         rules = NeighborRules.from_dict(data["rules"])
-        state = cls._blank(rules, int(data["seats"]), int(data["seed"]), int(data["dealer"]))
-        state._load_fields(data)
-        if len(state.lives) != state.seats or len(state.cards) != state.seats:
+        self._init_fields(rules, int(data["seats"]), int(data["seed"]), int(data["dealer"]))
+        self._load_fields(data)
+        seats = self.seats
+        if len(self.lives) != seats or len(self.cards) != seats:
             raise SchemaError("seat lists do not match the number of seats")
-        if sorted([c for c in state.cards if c is not None] + state.deck) != list(range(52)):
+        if sorted([c for c in self.cards if c is not None] + self.deck) != list(range(52)):
             raise SchemaError("every card must be in exactly one place")
-        if not 0 <= state.dealer < state.seats or not -1 <= state.turn < state.seats or min(state.lives) < 0:
+        if not 0 <= self.dealer < seats or not -1 <= self.turn < seats or min(self.lives) < 0:
             raise SchemaError("dealer, turn or lives out of range")
-        return state
-
-
-def _load(data: dict[str, Any]) -> NeighborState:
-    """A state from pickled :meth:`NeighborState.to_dict` data."""
-    return NeighborState.from_dict(data)

@@ -33,24 +33,13 @@ from typing import Any, Final
 from engine.cards import CARDS as _CARDS
 from engine.cards import RANK_OF as _RANKS
 from engine.cards import Card, rank_text
-from engine.common import (
-    SCHEMA_VERSION,
-    Outcome,
-    Phase,
-    StateBase,
-    check_deal,
-    checked_load,
-    same_state,
-    seat_to_act,
-    state_repr,
-)
+from engine.common import SCHEMA_VERSION, Outcome, Phase, StateBase, check_deal
 from engine.errors import (
     CardNotOwnedError,
     GameOverError,
     IllegalMoveError,
     NotYourTurnError,
     SchemaError,
-    UnknownSeatError,
 )
 from engine.events import (
     BlindFailed,
@@ -353,24 +342,6 @@ class ShitheadState(StateBase):
 
     # ----------------------------------------------------------------- questions
 
-    @property
-    def phase(self) -> Phase:
-        return self.stage
-
-    @property
-    def to_act(self) -> int | None:
-        return seat_to_act(self.stage, self.turn)
-
-    @property
-    def is_over(self) -> bool:
-        return self.stage is OVER_PHASE
-
-    @property
-    def outcome(self) -> Outcome | None:
-        if self.stage is not OVER_PHASE:
-            return None
-        return self._outcome()
-
     def seats_to_act(self) -> list[int]:
         """Seats that may move now: every seat not ready in the swap phase, else the one to act."""
         if self.stage is SWAP_PHASE:
@@ -398,8 +369,6 @@ class ShitheadState(StateBase):
 
     def legal_moves(self, seat: Any) -> list[Move]:
         """Legal moves of ``seat`` now (empty when it may not act). Forfeit is always allowed too."""
-        # ``seat`` is typed Any so that, compiled by mypyc, a seat that is not an int still reaches
-        # _check_seat (UnknownSeatError) instead of failing a TypeError at the call.
         if seat.__class__ is not int:
             self._check_seat(seat)
         return self._legal_moves(seat)
@@ -611,10 +580,6 @@ class ShitheadState(StateBase):
         events = self._apply_swap_phase(seat, move)
         self.moves_applied += 1
         return events
-
-    def _check_seat(self, seat: Any) -> None:
-        if seat.__class__ is not int or not 0 <= seat < self.seats:
-            raise UnknownSeatError(f"{seat!r} is not a seat of this {self.seats}-seat game")
 
     def _play(self, seat: int, move: Play) -> list[Event]:
         """Any play of known cards, fully checked (hand or face-up)."""
@@ -1011,57 +976,33 @@ class ShitheadState(StateBase):
             return self.seats - self.forfeited.index(seat)
         return None
 
-    def __eq__(self, other: object) -> bool:
-        return same_state(self, other)  # type: ignore[no-any-return]
+    def _repr_details(self) -> str:
+        return f" rules={self.rules.name} pile={len(self.pile)} stock={len(self.stock)}"
 
-    __hash__ = None  # type: ignore[assignment]
+    def _load(self, data: dict[str, Any]) -> None:
+        """Every field from :meth:`to_dict` data: the saved ones, then those derived from them."""
+        self._init_fields(Rules.from_dict(data["rules"]), int(data["seats"]), int(data["seed"]), int(data["dealer"]))
+        self._load_fields(data)
+        self.masks = [sum(_BIT[r] for r in range(RANK_SLOTS) if lists[r]) for lists in self.hands]
+        self.hand_count = [sum(len(lst) for lst in lists) for lists in self.hands]
+        self.fd_count = [sum(c is not None for c in fd) for fd in self.face_down]
+        self.n_active = sum(self.active)
+        self._check_loaded()
 
-    def __repr__(self) -> str:
-        name, end = f"ShitheadState {self.rules.name}", f" pile={len(self.pile)} stock={len(self.stock)}"
-        return state_repr(self, name, "", end)
-
-    def __copy__(self) -> ShitheadState:
-        return self.copy()
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> ShitheadState:
-        return self.copy()  # a copy shares only immutable values (the rules, cards)
-
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        """Pickled as its :meth:`to_dict` data: the same in both builds, and readable by either."""
-        return _load, (self.to_dict(),)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> ShitheadState:
-        """Rebuild a state from :meth:`to_dict` data; raises SchemaError if it is not such data."""
-        state: ShitheadState = checked_load(cls, "shithead", data, "Shithead")
-        return state
-
-    @classmethod
-    def _from_fields(cls, data: dict[str, Any]) -> ShitheadState:
-        seats = int(data["seats"])
-        state = cls._blank(Rules.from_dict(data["rules"]), seats, int(data["seed"]), int(data["dealer"]))
-        state._load_fields(data)
-        state.masks = [sum(_BIT[r] for r in range(RANK_SLOTS) if lists[r]) for lists in state.hands]
-        state.hand_count = [sum(len(lst) for lst in lists) for lists in state.hands]
-        state.fd_count = [sum(c is not None for c in fd) for fd in state.face_down]
-        state.n_active = sum(state.active)
-        if len(state.face_up) != seats or len(state.face_down) != seats or len(state.hands) != seats:
+    def _check_loaded(self) -> None:
+        """SchemaError unless the loaded fields make a game: a list per seat, every card in one place,
+        turn, direction and ranks in range."""
+        seats = self.seats
+        if len(self.face_up) != seats or len(self.face_down) != seats or len(self.hands) != seats:
             raise SchemaError("seat lists do not match the number of seats")
-        placed = [c for fd in state.face_down for c in fd if c is not None] + state.stock + state.pile
-        placed += [c for s in range(seats) for c in state.hand_of(s)] + state.discard
-        placed += [c for up in state.face_up for c in up]
-        if sorted(placed) != list(range(52 * state.rules.decks)) or len(state.active) != seats:
+        placed = [c for fd in self.face_down for c in fd if c is not None] + self.stock + self.pile
+        placed += [c for s in range(seats) for c in self.hand_of(s)] + self.discard
+        placed += [c for up in self.face_up for c in up]
+        if sorted(placed) != list(range(52 * self.rules.decks)) or len(self.active) != seats:
             raise SchemaError("every card must be in exactly one place")
-        if len(state.barred) != seats:
+        if len(self.barred) != seats:
             raise SchemaError("the barred ranks do not match the number of seats")
-        if not -1 <= state.turn < seats or state.direction not in (1, -1):
-            raise SchemaError(f"turn {state.turn} or direction {state.direction} out of range")
-        if state.top not in _LEGAL_TOPS or state.required not in _LEGAL_TOPS:
+        if not -1 <= self.turn < seats or self.direction not in (1, -1):
+            raise SchemaError(f"turn {self.turn} or direction {self.direction} out of range")
+        if self.top not in _LEGAL_TOPS or self.required not in _LEGAL_TOPS:
             raise SchemaError("top or required rank out of range")
-        return state
-
-
-
-def _load(data: dict[str, Any]) -> ShitheadState:
-    """A state from pickled :meth:`ShitheadState.to_dict` data."""
-    return ShitheadState.from_dict(data)
