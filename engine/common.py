@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar, Final, Protocol, Self
+from typing import Any, ClassVar, Final, Protocol, Self, TypedDict
 
-from engine.errors import RulesError, SchemaError, UnknownSeatError
+from engine.errors import GameOverError, RulesError, SchemaError, UnknownSeatError
 from engine.events import Event
 from engine.frozen import Frozen
 from engine.moves import Move
@@ -55,14 +55,26 @@ def check_deal(rules: Rules | NeighborRules, seats: int, dealer: int, hint: str 
         raise UnknownSeatError(f"dealer {dealer} is not a seat of a {seats}-seat game")
 
 
+class ViewBasics(TypedDict):
+    """What every seat's view tells, whatever the game: :meth:`StateBase._view_basics` fills it in."""
+
+    seat: int | None
+    phase: Phase
+    dealer: int
+    to_act: int | None
+    legal_moves: tuple[Move, ...]
+    outcome: Outcome | None
+
+
 class StateBase:
     """The base of both games' states: the fields every game has and what any state answers the same
     way — the questions (:attr:`phase`, :attr:`to_act`, :attr:`is_over`, :attr:`outcome`), the seat
-    check, equality, its text, copies and pickles, and :meth:`from_dict`.
+    check, the start of every view, equality, its text, copies and pickles, and :meth:`from_dict`.
 
     Each game fills in the hooks: ``kind``, :meth:`copy` and :meth:`to_dict` (generated from its table
-    in engine/_fields.py), :meth:`_outcome`, :meth:`_repr_details` and :meth:`_load`. The fields
-    both tables have alike are generated here, the rest in the game's class.
+    in engine/_fields.py), :meth:`legal_moves`, :meth:`_outcome`, :meth:`_repr_details` and
+    :meth:`_load`; its ``view`` starts from :meth:`_view_basics`. The fields both tables have alike
+    are generated here, the rest in the game's class.
     """
 
     kind: ClassVar[str]  # the game, as saved with its data: "shithead" or "neighbor"
@@ -112,6 +124,27 @@ class StateBase:
     def _outcome(self) -> Outcome:
         """The outcome of the game, once it is over."""
         raise NotImplementedError
+
+    def legal_moves(self, seat: Any) -> list[Move]:
+        """The moves ``seat`` may make now."""
+        raise NotImplementedError
+
+    def _view_basics(self, seat: Any) -> ViewBasics:
+        """What the view of ``seat`` (None: a spectator) tells in any game; UnknownSeatError for a seat
+        not in this one."""
+        if seat is not None:
+            self._check_seat(seat)
+        moves = () if seat is None else tuple(self.legal_moves(seat))
+        return ViewBasics(
+            seat=seat, phase=self.stage, dealer=self.dealer, to_act=self.to_act, legal_moves=moves, outcome=self.outcome
+        )
+
+    def _check_move(self, seat: Any, move: Move) -> None:
+        """The first checks of any move: UnknownSeatError for a seat not in the game, then
+        GameOverError once it is over."""
+        self._check_seat(seat)
+        if self.stage is OVER_PHASE:
+            raise GameOverError(f"the game is over; {move} not accepted")
 
     def _check_seat(self, seat: Any) -> None:
         """UnknownSeatError unless ``seat`` is one of this game's seats (an ``int``, not a ``bool``).

@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from engine.cards import CARDS, Card
 from engine.common import OVER_PHASE, PLAY_PHASE, SCHEMA_VERSION, Outcome, StateBase, check_deal
-from engine.errors import GameOverError, IllegalMoveError, NotYourTurnError, SchemaError
+from engine.errors import IllegalMoveError, NotYourTurnError, SchemaError
 from engine.events import (
     Blocked,
     Eliminated,
@@ -173,9 +173,7 @@ class NeighborState(StateBase):
         """Apply ``seat``'s move (``k`` keep, ``s`` swap/trade, ``f`` forfeit); see ShitheadState.apply."""
         if isinstance(move, str):
             move = parse_move(move)
-        self._check_seat(seat)
-        if self.stage is OVER_PHASE:
-            raise GameOverError(f"the game is over; {move} not accepted")
+        self._check_move(seat, move)
         if isinstance(move, Forfeit):
             return self._forfeit(seat)
         if seat != self.turn:
@@ -293,27 +291,21 @@ class NeighborState(StateBase):
 
     def view(self, seat: Any) -> NeighborView:
         """What ``seat`` may know (None: a spectator)."""
-        if seat is not None:
-            self._check_seat(seat)
+        basics = self._view_basics(seat)
         infos = tuple(
             NeighborSeatInfo(s, self.lives[s], self.lives[s] > 0, self.places[s], self.acted[s])
             for s in range(self.seats)
         )
         return NeighborView(
-            seat=seat,
-            phase=self.stage,
+            **basics,
             rules=self.rules,
             hand_number=self.hand_number,
-            dealer=self.dealer,
-            to_act=self.to_act,
             seats=infos,
             card=None if seat is None else self.cards[seat],
             swaps=() if seat is None else tuple(self.memories[seat]),
             blocked=tuple(self.blocked),
             last_reveal=tuple(self.last_reveal),
             deck_count=len(self.deck),
-            legal_moves=() if seat is None else tuple(self.legal_moves(seat)),
-            outcome=self.outcome,
             neighbour=None if seat is None or self.lives[seat] <= 0 or self.is_over else self._next_alive(seat),
         )
 

@@ -36,7 +36,6 @@ from engine.cards import Card, rank_text
 from engine.common import SCHEMA_VERSION, Outcome, Phase, StateBase, check_deal
 from engine.errors import (
     CardNotOwnedError,
-    GameOverError,
     IllegalMoveError,
     NotYourTurnError,
     SchemaError,
@@ -570,9 +569,7 @@ class ShitheadState(StateBase):
         self._finish(events, by_forfeit=False)
 
     def _apply_slow(self, seat: Any, move: Move) -> list[Event]:
-        self._check_seat(seat)
-        if self.stage is OVER_PHASE:
-            raise GameOverError(f"the game is over; {move} not accepted")
+        self._check_move(seat, move)
         if move.__class__ is Forfeit:
             return self._forfeit(seat)
         if self.stage is PLAY_PHASE:
@@ -920,36 +917,13 @@ class ShitheadState(StateBase):
 
     def view(self, seat: Any) -> ShitheadView:
         """What ``seat`` may know (None: a spectator)."""
-        if seat is not None:
-            self._check_seat(seat)
-        outcome = self.outcome
-        infos = tuple(
-            SeatInfo(
-                seat=s,
-                face_up=tuple(self.face_up[s]),
-                hand_count=self.hand_count[s],
-                face_down=(
-                    self.face_down[s][0] is not None,
-                    self.face_down[s][1] is not None,
-                    self.face_down[s][2] is not None,
-                ),
-                ready=self.ready[s],
-                active=self.active[s],
-                place=outcome.places[s] if outcome else self._place_so_far(s),
-                forfeited=s in self.forfeited,
-                known_hand=self.known_hand(s),
-                barred_ranks=self.barred_ranks(s),
-            )
-            for s in range(self.seats)
-        )
+        basics = self._view_basics(seat)
+        outcome = basics["outcome"]
         return ShitheadView(
-            seat=seat,
-            phase=self.stage,
+            **basics,
             rules=self.rules,
-            dealer=self.dealer,
-            to_act=self.to_act,
             direction=self.direction,
-            seats=infos,
+            seats=tuple(self._seat_info(s, outcome) for s in range(self.seats)),
             hand=() if seat is None else tuple(self.hand_of(seat)),
             pile=tuple(self.pile),
             effective_top=self.top or None,
@@ -957,9 +931,23 @@ class ShitheadState(StateBase):
             discard_count=len(self.discard),
             required_rank=self.required or None,
             source=None if seat is None or self.stage is not PLAY_PHASE else self.source(seat),
-            legal_moves=() if seat is None else tuple(self.legal_moves(seat)),
-            outcome=outcome,
             out=self._seen_out(),
+        )
+
+    def _seat_info(self, seat: int, outcome: Outcome | None) -> SeatInfo:
+        """What everybody may know of ``seat``."""
+        face_down = self.face_down[seat]
+        return SeatInfo(
+            seat=seat,
+            face_up=tuple(self.face_up[seat]),
+            hand_count=self.hand_count[seat],
+            face_down=(face_down[0] is not None, face_down[1] is not None, face_down[2] is not None),
+            ready=self.ready[seat],
+            active=self.active[seat],
+            place=outcome.places[seat] if outcome else self._place_so_far(seat),
+            forfeited=seat in self.forfeited,
+            known_hand=self.known_hand(seat),
+            barred_ranks=self.barred_ranks(seat),
         )
 
     def _seen_out(self) -> tuple[Card, ...]:
