@@ -49,7 +49,7 @@ class Codec:
 
 CODECS = {
     "int": Codec("{x}", "int({d})"),
-    "rules": Codec("{x}.to_dict()", ""),  # read first, by the constructor
+    "rules": Codec("{x}.to_dict()", ""),  # read first, by the game's _load
     "phase": Codec("{x}.value", "Phase({d})"),
     "ints": Codec("{x}[:]", "[int(v) for v in {d}]"),
     "bools": Codec("{x}[:]", "[bool(v) for v in {d}]"),
@@ -182,8 +182,8 @@ CLASSES = (
 )
 
 # The fields every game has, the same in each table but for their value in a new game: the base both
-# states inherit declares them and loads them (a class compiled by mypyc may not declare its base's
-# attributes again).
+# states inherit declares them and loads them, once (a slot named again in a subclass would hide the
+# base's).
 SHARED = ("seed", "seats", "dealer", "stage", "turn", "moves_applied")
 BASE_MODULE = "common.py"
 
@@ -248,7 +248,7 @@ def _to_dict(fields: tuple[Field, ...]) -> list[str]:
 
 
 def _load(fields: tuple[Field, ...]) -> list[str]:
-    """The lines that read ``fields`` from :meth:`to_dict` data (the rules aside: the constructor reads them)."""
+    """The lines that read ``fields`` from :meth:`to_dict` data (the rules aside: the game's ``_load`` reads them)."""
     lines = []
     for f in fields:
         if f.save and f.save != "rules":
