@@ -4,8 +4,11 @@ Each state's fields are a text table below, a line a field: a name, its type, ho
 how ``to_dict`` saves it (``-``: derived, not saved), its value in a new game. From the table,
 ``python engine/_fields.py`` writes each class's ``__slots__``, annotations, ``_init_fields``, ``copy``, ``to_dict`` and
 ``_load_fields`` between the marker lines of ``engine/shithead.py`` and ``engine/neighbor.py``;
-equality compares ``to_dict`` data, so it follows too. ``tests/engine/test_fields.py`` fails while the
-generated code is out of date with the table.
+equality compares ``to_dict`` data, so it follows too. The fields of :data:`SHARED`, alike in both
+tables, belong to the base both states inherit (``StateBase`` in ``engine/common.py``): their
+``__slots__``, annotations and ``_load_shared_fields`` go between the marker lines there, and each
+game's table still places them in its ``_init_fields``, ``copy`` and ``to_dict``.
+``tests/engine/test_fields.py`` fails while the generated code is out of date with the tables.
 
 Why generated code, not a loop over the names: the state is copied for every playout of the ``hard``
 search, and compiled by mypyc, attribute by attribute code copies ~4.6× faster than ``getattr`` and
@@ -19,7 +22,7 @@ from __future__ import annotations
 import re
 import sys
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -46,7 +49,7 @@ class Codec:
 
 CODECS = {
     "int": Codec("{x}", "int({d})"),
-    "rules": Codec("{x}.to_dict()", ""),  # read first, by the constructor
+    "rules": Codec("{x}.to_dict()", ""),  # read first, by the game's _load
     "phase": Codec("{x}.value", "Phase({d})"),
     "ints": Codec("{x}[:]", "[int(v) for v in {d}]"),
     "bools": Codec("{x}[:]", "[bool(v) for v in {d}]"),
@@ -157,7 +160,7 @@ NEIGHBOR = table(
     seed           int                            value   int            seed
     seats          int                            value   int            seats
     dealer         int                            value   int            dealer
-    stage          Phase                          value   phase          Phase.PLAY  key=phase
+    stage          Phase                          value   phase          PLAY_PHASE  key=phase
     lives          list[int]                      list    ints           [rules.lives] * seats
     places         list[int | None]               list    optional_ints  [None] * seats
     hand_number    int                            value   int            0
@@ -175,8 +178,23 @@ NEIGHBOR = table(
 # module file, class, its fields, how copy makes the new object
 CLASSES = (
     ("shithead.py", "ShitheadState", SHITHEAD, "ShitheadState()"),
-    ("neighbor.py", "NeighborState", NEIGHBOR, "NeighborState.__new__(NeighborState)"),
+    ("neighbor.py", "NeighborState", NEIGHBOR, "NeighborState()"),
 )
+
+# The fields every game has, the same in each table but for their value in a new game: the base both
+# states inherit declares them and loads them, once (a slot named again in a subclass would hide the
+# base's).
+SHARED = ("seed", "seats", "dealer", "stage", "turn", "moves_applied")
+BASE_MODULE = "common.py"
+
+
+def shared_fields() -> tuple[Field, ...]:
+    """The fields of :data:`SHARED`, in table order; ValueError if the tables differ on one of them."""
+    rows = [tuple(f for f in fields if f.name in SHARED) for _, _, fields, _ in CLASSES]
+    alike = {tuple(replace(f, new="") for f in row) for row in rows}
+    if len(alike) != 1 or len(rows[0]) != len(SHARED):
+        raise ValueError(f"every table must have the fields {', '.join(SHARED)}, alike but for their new value")
+    return rows[0]
 
 
 def _packed(head: str, items: list[str], tail: str, indent: str) -> list[str]:
@@ -230,10 +248,8 @@ def _to_dict(fields: tuple[Field, ...]) -> list[str]:
 
 
 def _load(fields: tuple[Field, ...]) -> list[str]:
-    lines = [
-        "    def _load_fields(self, data: dict[str, Any]) -> None:",
-        '        """Every saved field but the rules from :meth:`to_dict` data (older data: the defaults)."""',
-    ]
+    """The lines that read ``fields`` from :meth:`to_dict` data (the rules aside: the game's ``_load`` reads them)."""
+    lines = []
     for f in fields:
         if f.save and f.save != "rules":
             key = f.key or f.name
@@ -242,19 +258,53 @@ def _load(fields: tuple[Field, ...]) -> list[str]:
     return lines
 
 
-def render(cls: str, fields: tuple[Field, ...], make: str) -> str:
-    """The generated part of ``cls``'s body."""
+def _declared(fields: tuple[Field, ...]) -> list[str]:
+    """The class's ``__slots__`` and annotations of ``fields``."""
     slots = [f'"{f.name}"' for f in sorted(fields, key=lambda f: f.name)]
-    lines = [f"    {BEGIN}", *_packed("__slots__ = (", slots, ")", "    "), ""]
+    lines = [*_packed("__slots__ = (", slots, ")", "    "), ""]
     for f in fields:
         if f.doc:
             lines += textwrap.wrap(f.doc, WIDTH, initial_indent="    # ", subsequent_indent="    # ")
         lines.append(f"    {f.name}: {f.type}")
+    return lines
+
+
+def render(cls: str, fields: tuple[Field, ...], make: str) -> str:
+    """The generated part of ``cls``'s body."""
+    own = tuple(f for f in fields if f.name not in SHARED)
     rules = next(f.type for f in fields if f.name == "rules")
-    lines += ["", f"    def _init_fields(self, rules: {rules}, seats: int, seed: int, dealer: int) -> None:"]
+    lines = [f"    {BEGIN}", *_declared(own), ""]
+    lines += [f"    def _init_fields(self, rules: {rules}, seats: int, seed: int, dealer: int) -> None:"]
     lines += [f"        self.{f.name} = {f.new}" for f in fields]
-    lines += ["", *_copy(cls, fields, make), "", *_to_dict(fields), "", *_load(fields), f"    {END}"]
+    lines += ["", *_copy(cls, fields, make), "", *_to_dict(fields), ""]
+    lines += [
+        "    def _load_fields(self, data: dict[str, Any]) -> None:",
+        '        """Every saved field but the rules from :meth:`to_dict` data (older data: the defaults)."""',
+        "        self._load_shared_fields(data)",
+        *_load(own),
+        f"    {END}",
+    ]
     return "\n".join(lines) + "\n"
+
+
+def render_base() -> str:
+    """The generated part of the base's body: the fields of :data:`SHARED`."""
+    fields = shared_fields()
+    lines = [f"    {BEGIN}", *_declared(fields), ""]
+    lines += [
+        "    def _load_shared_fields(self, data: dict[str, Any]) -> None:",
+        '        """The fields of every game from :meth:`to_dict` data."""',
+        *_load(fields),
+        f"    {END}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def generated() -> dict[str, str]:
+    """The generated part of each module, by its file name."""
+    parts = {BASE_MODULE: render_base()}
+    parts |= {module: render(cls, fields, make) for module, cls, fields, make in CLASSES}
+    return parts
 
 
 def _split(text: str) -> tuple[str, str, str]:
@@ -264,19 +314,16 @@ def _split(text: str) -> tuple[str, str, str]:
 
 
 def stale() -> list[str]:
-    """The modules whose generated fields differ from the table."""
-    out = []
-    for module, cls, fields, make in CLASSES:
-        if _split((HERE / module).read_text())[1] != render(cls, fields, make):
-            out.append(f"engine/{module}")
-    return out
+    """The modules whose generated fields differ from the tables."""
+    parts = generated().items()
+    return [f"engine/{module}" for module, text in parts if _split((HERE / module).read_text())[1] != text]
 
 
 def write() -> None:
-    for module, cls, fields, make in CLASSES:
+    for module, text in generated().items():
         path = HERE / module
         before, _, after = _split(path.read_text())
-        path.write_text(before + render(cls, fields, make) + after)
+        path.write_text(before + text + after)
 
 
 if __name__ == "__main__":

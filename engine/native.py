@@ -27,6 +27,7 @@ from types import ModuleType
 
 COMPILED: tuple[str, ...] = (
     "engine.shithead",
+    "engine.neighbor",
     "engine.moves",
     "engine.events",
     "engine.views",
