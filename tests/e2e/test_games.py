@@ -21,6 +21,8 @@ async def finish_and_audit(fake: FakeTelegram, bot: BotProcess, players: list[Pl
     assert over is not None
     assert over.button("🔁 Rematch") is not None
     await fake.wait_for(lambda: not table_message(fake, GROUP, players[0].user_id).keyboard, timeout=60)
+    for player in players:  # each result follows the group's announcement: the audit reads them too
+        await fake.wait_for(lambda p=player: any("Game over" in m.text for m in p.private()), timeout=60)
     final = table_message(fake, GROUP, players[0].user_id)
     if final.photo is not None:  # the picture table ends as a picture of the ranking
         assert "is the" in final.text or "win" in final.text

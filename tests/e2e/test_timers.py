@@ -36,6 +36,8 @@ async def test_fast_game_with_a_player_who_never_answers(
         await asyncio.sleep(0.2)
     over = find(fake, GROUP, alice.user_id, "Game over")
     assert over is not None
+    # the players' own results follow the group's announcement in the same batch
+    await fake.wait_for(lambda: any("Game over" in m.text for m in fake.messages(bob.user_id, bob.user_id)), timeout=60)
     assert "1st  Alice" in over.text
     assert any("⏰ Reminder" in m.text for m in fake.history(bob.user_id))
     assert find(fake, GROUP, alice.user_id, "Bob was removed after 3 missed turns in a row") is not None
