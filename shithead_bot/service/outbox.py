@@ -198,7 +198,8 @@ class Outbox:
     ) -> list[int]:
         ids = [n.id for n in plan.notices if n.id is not None]
         done = [i for i in ids if i in set(report.sent)]
-        log.warning("delivery for game %s stopped after %d of %d notices: %r", plan.game_id, len(done), len(ids), cause)
+        level = logging.INFO if wait is not None else logging.WARNING  # put off (a rate, a stop): no failure
+        log.log(level, "delivery for game %s stopped after %d of %d: %r", plan.game_id, len(done), len(ids), cause)
         async with self.sessions() as session, session.begin():
             now = self.clock()
             await self.write(session, report)

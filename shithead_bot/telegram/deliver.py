@@ -83,16 +83,24 @@ def passes(exc: BaseException) -> bool:
     return isinstance(exc, RetryAfter) or is_outage(exc)
 
 
+class Stopping(Exception):
+    """The worker stops: no step is started after its deadline."""
+
+
 class Steps:
     """Runs a batch's sending steps, reporting which notices went out."""
 
-    def __init__(self, report: Report) -> None:
+    def __init__(self, report: Report, stopping: Callable[[], bool] = lambda: False) -> None:
         self.game_id = report.game_id
         self.report = report
         self.done = report.sent
+        self.stopping = stopping
 
     async def run(self, notices: Sequence[Notice], step: Coroutine[Any, Any, Any]) -> None:
         ids = [n.id for n in notices if n.id is not None]
+        if self.stopping():  # the rest goes back to the outbox at once, no try counted
+            step.close()
+            raise PartialDelivery(self.report, Stopping("the worker stops"), timedelta(0))
         try:
             await step
         except BadRequest as exc:  # Telegram refuses this for good: sending it again would not help
@@ -147,6 +155,15 @@ class Delivery:
         self._table_edited: dict[int, float] = {}  # game id -> monotonic time of its last table edit
         self._no_photos: dict[int, float] = {}  # chat id -> until when (monotonic) it refuses pictures
         self._called: dict[tuple[int, int], int] = {}  # (game, seat) -> the turn its player was called for
+        self._stop_at: float | None = None  # monotonic time after which no step starts
+
+    def stop_at(self, deadline: float) -> None:
+        """The worker stops (SIGTERM): steps are started until ``deadline`` (monotonic) only; what is
+        left then goes back to the outbox, for the next worker, with no try counted."""
+        self._stop_at = deadline
+
+    def _stopping(self) -> bool:
+        return self._stop_at is not None and time.monotonic() >= self._stop_at
 
     async def __call__(self, plan: Plan) -> Report:
         """Send one game's notices; the report says what went out, what was put off to respect the
@@ -159,7 +176,7 @@ class Delivery:
         b = Batch.of(plan.game, dict(plan.known))
         notices = list(plan.notices)
         try:
-            b.report.deferred = await self._send_all(b, notices, Steps(b.report))
+            b.report.deferred = await self._send_all(b, notices, Steps(b.report, self._stopping))
         except PartialDelivery:
             raise
         except Exception as exc:  # outside a step: what was sent is reported all the same
@@ -199,7 +216,7 @@ class Delivery:
             try:
                 await steps.run(tables, self._table_anew(b) if any(n.repost for n in tables) else self._table(b))
             except PartialDelivery as exc:
-                if exc.wait is None:
+                if not isinstance(exc.cause, RetryAfter) or exc.wait is None:
                     raise
                 wait = exc.wait.total_seconds()
         if wait > 0:

@@ -2,7 +2,8 @@
 (with ``/healthz`` and ``/metrics``; in polling mode those are on ``metrics_port`` when set).
 
 SIGTERM (or SIGINT) stops it gracefully: no new updates are taken, the ones in hand are finished,
-the outbox is flushed, and the process exits 0.
+the outbox is flushed, and the process exits 0 — within about :data:`FLUSH_SECONDS` (plus a send in
+flight): no send starts after that, and what is left goes back to the outbox for the next worker.
 """
 
 from __future__ import annotations
@@ -59,24 +60,27 @@ async def serve(app: Application, settings: Settings, token: str) -> None:
         log.info("running; SIGTERM stops gracefully")
         await stop.wait()
         log.info("stopping: finishing the updates in hand, then flushing the outbox")
+        deadline = time.monotonic() + FLUSH_SECONDS
+        ctx: BotContext | None = app.bot_data.get(KEY)
+        if ctx is not None:  # a backlog of many games would keep the worker for minutes: it is left
+            ctx.delivery.stop_at(deadline)  # to the next one
         web.accepting = False
         if app.updater is not None and app.updater.running:
             await app.updater.stop()
         await app.stop()  # handles what is queued, waits for running handlers and jobs
-        await flush_outbox(app)
+        await flush_outbox(app, deadline)
         await web.stop()
         if app.post_shutdown is not None:
             await app.post_shutdown(app)
     log.info("stopped")
 
 
-async def flush_outbox(app: Application) -> None:
-    """Deliver what the last updates wrote — also what the rate limits put off for a moment — for a
-    few seconds at most (the rest waits for the next worker: nothing is lost)."""
+async def flush_outbox(app: Application, deadline: float) -> None:
+    """Deliver what the last updates wrote — also what the rate limits put off for a moment — until
+    ``deadline`` (monotonic; the rest waits for the next worker: nothing is lost)."""
     ctx: BotContext | None = app.bot_data.get(KEY)
     if ctx is None:
         return
-    deadline = time.monotonic() + FLUSH_SECONDS
     with contextlib.suppress(Exception):  # a failing delivery stays in the outbox for next time
         while time.monotonic() < deadline:
             if await ctx.outbox.deliver(ctx.delivery):

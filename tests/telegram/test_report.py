@@ -5,6 +5,8 @@ on both databases."""
 
 from __future__ import annotations
 
+import time
+
 from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Session
@@ -13,6 +15,8 @@ from telegram import Bot
 from engine.ai import make_player
 from shithead_bot.service import GameStatus
 from shithead_bot.service.report import Report
+from shithead_bot.telegram.callback_data import Codec
+from shithead_bot.telegram.deliver import Delivery
 from tests.conftest import FakeClock
 from tests.service.helpers import GROUP, lobby_with, user
 from tests.support.fakebot import FakeTelegram
@@ -161,3 +165,24 @@ async def test_a_group_out_of_sends_puts_the_table_off_not_the_private_messages(
     await game.deliver()
     assert (await game.service.game_view(game.game_id)).game.table_message_id is not None
     assert await game.outbox.pending() == 0
+
+
+async def test_a_sender_told_to_stop_puts_the_rest_off_and_the_next_worker_sends_it_once(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
+) -> None:
+    """SIGTERM: a worker stops starting sends at its deadline (a backlog of many games would keep it
+    for minutes); what it holds goes back to the outbox at once, no try counted, nothing given up."""
+    game = FakeGame(sessions, clock, fake, bot)
+    await started(game)
+    pending = await game.outbox.pending()
+    game.delivery.stop_at(time.monotonic())
+    fake.reset_calls()
+    assert await game.outbox.deliver(game.delivery) == 0
+    assert fake.calls == []
+    assert await game.outbox.pending() == pending
+    async with sessions() as session:
+        row = (await session.execute(text("select max(attempts), max(last_error) from outbox"))).one()
+    assert tuple(row) == (0, None)
+    await FakeGame(sessions, clock, fake, bot).outbox.deliver(Delivery(bot, Codec(b"k"), "shithead_bot"))
+    assert await game.outbox.pending() == 0
+    assert len(fake.calls_of("sendPhoto")) == 1  # the table, once
