@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, Final, Protocol, Self, TypedDict
@@ -121,10 +122,12 @@ class StateBase:
             return None
         return self._outcome()
 
+    @abstractmethod
     def _outcome(self) -> Outcome:
         """The outcome of the game, once it is over."""
         raise NotImplementedError
 
+    @abstractmethod
     def legal_moves(self, seat: Any) -> list[Move]:
         """The moves ``seat`` may make now."""
         raise NotImplementedError
@@ -157,10 +160,12 @@ class StateBase:
 
     # ----------------------------------------------------------------- copies, equality, data
 
+    @abstractmethod
     def copy(self) -> StateBase:
         """An independent copy."""
         raise NotImplementedError
 
+    @abstractmethod
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data with a schema version; :meth:`from_dict` reads it back."""
         raise NotImplementedError
@@ -189,6 +194,7 @@ class StateBase:
         head = f"{type(self).__name__} seats={self.seats} seed={self.seed}"
         return f"<{head} phase={self.stage.value} to_act={self.to_act}{self._repr_details()}>"
 
+    @abstractmethod
     def _repr_details(self) -> str:
         """The end of the game's :func:`repr`, after a space."""
         raise NotImplementedError
@@ -206,6 +212,7 @@ class StateBase:
             raise SchemaError(f"malformed {name} state: {exc!r}") from exc
         return state
 
+    @abstractmethod
     def _load(self, data: dict[str, Any]) -> None:
         """Every field from :meth:`to_dict` data (KeyError, TypeError, ValueError… or SchemaError if
         they do not make a state)."""
