@@ -68,19 +68,17 @@ async def serve(app: Application, settings: Settings, token: str) -> None:
         if app.updater is not None and app.updater.running:
             await app.updater.stop()
         await app.stop()  # handles what is queued, waits for running handlers and jobs
-        await flush_outbox(app, deadline)
+        if ctx is not None:
+            await flush_outbox(ctx, deadline)
         await web.stop()
         if app.post_shutdown is not None:
             await app.post_shutdown(app)
     log.info("stopped")
 
 
-async def flush_outbox(app: Application, deadline: float) -> None:
+async def flush_outbox(ctx: BotContext, deadline: float) -> None:
     """Deliver what the last updates wrote — also what the rate limits put off for a moment — until
     ``deadline`` (monotonic; the rest waits for the next worker: nothing is lost)."""
-    ctx: BotContext | None = app.bot_data.get(KEY)
-    if ctx is None:
-        return
     with contextlib.suppress(Exception):  # a failing delivery stays in the outbox for next time
         while time.monotonic() < deadline:
             if await ctx.outbox.deliver(ctx.delivery):
