@@ -16,7 +16,9 @@ to answer. Telegram allows about one send a second into a private chat, which a 
 once meets: ``--unlimited`` lifts it in the bot to show what the service and the computers cost. ``--decision-ms``
 replaces, in the bot process only, the ``hard`` level by a stand-in that burns that much CPU (pure
 Python, holding the GIL as a search does) before playing like ``normal``: the figures a real
-search of that budget would give.
+search of that budget would give. ``--thread`` has ``hard`` decide in the thinking thread, as before
+it had its worker process: with ``--alongside N`` (two-player games played meanwhile), the other
+games' press-to-notification while ``hard`` thinks, thread against process.
 """
 
 from __future__ import annotations
@@ -115,13 +117,19 @@ async def setup_computer_game(fake: FakeTelegram, n: int, level: str, private: b
     return [player]
 
 
-def bot_env(decision_ms: float, unlimited: bool, inline: bool) -> dict[str, str]:
+def bot_env(args: argparse.Namespace) -> dict[str, str]:
     env = {"LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "WARNING")}
-    if unlimited:  # no per-chat send rate: what the service and the computers cost, alone
+    if args.unlimited:  # no per-chat send rate: what the service and the computers cost, alone
         env |= {"PRIVATE_SENDS_PER_SECOND": "1000", "GROUP_SENDS_PER_MINUTE": "60000"}
-    if decision_ms or inline:
-        env |= standin_env(decision_ms, inline=inline)
+    if args.decision_ms or args.inline or args.thread:
+        env |= standin_env(args.decision_ms, inline=args.inline, thread=args.thread)
     return env
+
+
+def decided_where(args: argparse.Namespace) -> str:
+    if args.inline:
+        return "inline"
+    return "thinking thread" if args.thread else "hard in a worker process, the rest in the thinking thread"
 
 
 async def arrived_or_over(player: Player, arrival: asyncio.Future[float], within: float = 10) -> bool:
@@ -181,7 +189,7 @@ async def run(games: int, moves: int, think: float, args: argparse.Namespace) ->
     computers = args.computers
     async with FakeTelegram() as fake:
         database = f"sqlite+aiosqlite:///{tempfile.mkdtemp()}/bench.db"
-        bot = BotProcess(fake, database, extra_env=bot_env(args.decision_ms, args.unlimited, args.inline))
+        bot = BotProcess(fake, database, extra_env=bot_env(args))
         await bot.start()
         try:
             watcher = Watcher(fake)
@@ -231,7 +239,7 @@ async def run(games: int, moves: int, think: float, args: argparse.Namespace) ->
         "concurrent_games": games,
         "computers": opponents(computers, args.decision_ms, args.private),
         "send_rate": "unlimited" if args.unlimited else "telegram's",
-        "decided": "inline" if args.inline else "thinking thread",
+        "decided": decided_where(args),
         "think_s": think,
         "moves": presses,
         "refused_presses": refused,
@@ -267,6 +275,7 @@ def main() -> None:
     parser.add_argument("--decision-ms", type=float, default=0, help="the hard level's stand-in: ms of CPU a decision")
     parser.add_argument("--alongside", type=int, default=0, help="two-player games played meanwhile (p50/p95/p99)")
     parser.add_argument("--inline", action="store_true", help="decide on the event loop (for comparison)")
+    parser.add_argument("--thread", action="store_true", help="hard decides in the thinking thread, not a process")
     parser.add_argument("--rounds", type=int, default=1, help="sets of games played one after another")
     parser.add_argument("--private", action="store_true", help="with --computers: a private game (/newgame)")
     parser.add_argument("--unlimited", action="store_true", help="lift Telegram's per-chat send rate in the bot")
