@@ -5,6 +5,7 @@ sense — never two live keyboards, never a turn message without one."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import pytest
 
@@ -57,8 +58,13 @@ async def test_a_turn_message_resent_after_a_crash_leaves_one_live_keyboard(
             timeout=30,
         )  # the lease ran out and the turn message went out again (counting would not do: the
         # same batch may delete the swap message the crash left behind)
-        await asyncio.sleep(1.5)
-        live = [m for p in duo for m in live_keyboards(fake, p)]
+        def live_now() -> list[SeenMessage]:
+            return [m for p in duo for m in live_keyboards(fake, p)]
+
+        # the orphan's keyboard goes right after the new send, in the same step: wait for it
+        with contextlib.suppress(AssertionError):
+            await fake.wait_for(lambda: len(live_now()) == 1, timeout=30)
+        live = live_now()
         assert len(live) == 1, [(m.chat_id, m.message_id, m.text[:40]) for m in live]
         starter = next(p for p in duo if p.user_id == live[0].chat_id)
         assert starter.live_message() == live[0]
