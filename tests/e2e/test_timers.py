@@ -28,6 +28,10 @@ async def test_fast_game_with_a_player_who_never_answers(
     await start_all(fake, [alice, bob])
     await alice.command("/settings turn 30s")
     await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Turn time: 30s") is not None, timeout=30)
+    # The text table lists the last five actions; a picture's caption only the newest line, which a
+    # forced move made at once after Bob's timeout (Alice must pick up) would be.
+    await alice.command("/settings table text")
+    await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Table: text") is not None, timeout=30)
     await start_game(fake, [alice, bob])
     loop = asyncio.get_running_loop()
     deadline = loop.time() + 240
