@@ -57,9 +57,7 @@ class Autoplay(StrEnum):
         return self is Autoplay.ALL or (self is Autoplay.PUBLIC and forced is Forced.PUBLIC)
 
 
-def next_forced(
-    state: AnyState, levels: Mapping[int, str], autoplay: Mapping[int, str]
-) -> tuple[int, Move] | None:
+def next_forced(state: AnyState, levels: Mapping[int, str], autoplay: Mapping[int, str]) -> tuple[int, Move] | None:
     """The human to act now and their forced move, if they let the bot make it (None otherwise)."""
     seat = state.to_act
     if seat is None or seat in levels or state.is_over:
