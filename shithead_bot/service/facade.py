@@ -96,6 +96,8 @@ class GameService(Core):
     ping = query(queries.ping)
 
     # messages the front end keeps, and the fleet's send rate
+    ask_again = use_case(messages.ask_again)
+    may_message = query(messages.may_message)
     record_game_messages = use_case(messages.record_game_messages)
     record_private_message = use_case(messages.record_private_message)
     record_reminder_message = use_case(messages.record_reminder_message)

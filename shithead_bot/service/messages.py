@@ -4,7 +4,38 @@ shared send rate. None of these bumps a game's version: buttons stay valid."""
 from __future__ import annotations
 
 from persistence import repo
+from shithead_bot.service.errors import GameNotFoundError, NeedsPrivateChatError
+from shithead_bot.service.notices import Notice, NoticeKind
 from shithead_bot.service.unit import Core
+
+
+async def ask_again(core: Core, game_id: int, user_id: int, *, to_act_only: bool = False) -> bool:
+    """A player asks for their private message of a game again (/hand, its button, a bare /start,
+    an unblock): a HAND notice, sent in the game's order — after a batch another delivery is still
+    sending, so the fresh copy is the newest message and the only one with buttons. ``to_act_only``:
+    only if they may act now. Returns whether a copy was asked for. NotAPlayerError if they have no
+    seat; NeedsPrivateChatError if the bot may not write to them (never started, or blocked)."""
+    async with core.transaction() as session:
+        tx = await core.read(session, game_id, lock=False)
+        if tx is None:
+            raise GameNotFoundError(f"no game {game_id}")
+        seat = tx.seat_or_raise(user_id)
+        player = await repo.get_player(session=session, player_id=user_id)
+        if player is None or not player.can_message:
+            raise NeedsPrivateChatError(user_id, game_id)
+        if to_act_only and not tx.snapshot().may_act(seat.number):
+            return False
+        notice = Notice(NoticeKind.HAND, game_id, seat.number)
+        row = {"game_id": game_id, "kind": str(notice.kind), "payload": notice.to_json(), "created_at": tx.now}
+        await repo.insert_outbox(session=session, rows=[row])
+        return True
+
+
+async def may_message(core: Core, player_id: int) -> bool:
+    """Has the player started the bot, and not blocked it since (as far as the bot knows)?"""
+    async with core.sessions() as session:
+        player = await repo.get_player(session=session, player_id=player_id)
+        return player is not None and player.can_message
 
 
 async def record_game_messages(core: Core, game_id: int, **message_ids: int | bool | None) -> None:

@@ -20,6 +20,7 @@ class NoticeKind(StrEnum):
     ANNOUNCE = "announce"  # a new group message: someone went out, the end… (see Announcement)
     REMINDER = "reminder"  # a private reminder before a deadline (or a nudge, or a grace period)
     RESULT = "result"  # the game is over: a seat's private message shows how it ended for them
+    HAND = "hand"  # a player asked for their private message again: a fresh copy, the old one's buttons off
 
 
 class Announcement(StrEnum):
@@ -52,7 +53,7 @@ class Reminder(StrEnum):
 
 @dataclass(frozen=True)
 class NoPayload:
-    """LOBBY, RESULT: the kind (and the seat) say it all."""
+    """LOBBY, RESULT, HAND: the kind (and the seat) say it all."""
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,7 @@ PAYLOADS: dict[NoticeKind, type[Payload]] = {
     NoticeKind.ANNOUNCE: AnnouncePayload,
     NoticeKind.REMINDER: ReminderPayload,
     NoticeKind.RESULT: NoPayload,
+    NoticeKind.HAND: NoPayload,
 }
 
 _DEFAULTS: dict[NoticeKind, Payload] = {  # a kind's payload when none is given (ANNOUNCE needs its subject)

@@ -230,11 +230,6 @@ class Outbox:
             following = await self._claim(session, game_id=plan.game_id)
         return done, following[0] if following else None
 
-    async def record(self, report: Report) -> None:
-        """Write a report that delivered no notices (a /hand: a copy of a player's message)."""
-        async with self.sessions() as session, session.begin():
-            await self.write(session, report)
-
     async def write(self, session: AsyncSession, report: Report) -> None:
         """What a sender learnt, in the caller's transaction: a migrated chat first (what follows
         names the new one), the messages to keep editing, the players it cannot write to, and the

@@ -13,9 +13,9 @@ from telegram.ext import ContextTypes
 
 from shithead_bot.config import Settings
 from shithead_bot.i18n import pick_language, translations
-from shithead_bot.service import GameService, GameSnapshot, Outbox, SeatSnapshot, ServiceError, UserInfo
+from shithead_bot.service import GameService, NeedsPrivateChatError, Outbox, ServiceError, UserInfo
 from shithead_bot.telegram.callback_data import Codec
-from shithead_bot.telegram.deliver import Delivery, PlayerUnreachableError
+from shithead_bot.telegram.deliver import Delivery
 from shithead_bot.timers.sweeper import Sweeper
 
 log = logging.getLogger(__name__)
@@ -62,21 +62,21 @@ class BotContext:
         """A player we may write to again (unblocked, or a bare /start): the live message of every
         game where they may act now, so nothing waits on a link they never pressed."""
         for found in await self.service.games_of(player_id):
-            game = await self.service.game_view(found.game.id)
-            seat = game.seat(found.seat.number)
-            if game.may_act(seat.number):
-                try:
-                    await self.send_hand(game, seat)
-                except PlayerUnreachableError:
-                    return
+            try:
+                asked = await self.service.ask_again(found.game.id, player_id, to_act_only=True)
+            except ServiceError:  # the game ended meanwhile, or the player blocked the bot again
+                continue
+            if asked:
+                await self.deliver(found.game.id)
 
-    async def send_hand(self, game: GameSnapshot, seat: SeatSnapshot) -> None:
-        """A fresh copy of a seat's private message; its report written as a delivery's is.
-        PlayerUnreachableError if the player blocked the bot or never started it."""
-        report = await self.delivery.send_hand(game, seat)
-        await self.outbox.record(report)
-        if seat.player_id in report.unreachable:
-            raise PlayerUnreachableError(f"player {seat.player_id} cannot be messaged")
+    async def send_hand(self, game_id: int, player_id: int) -> None:
+        """A fresh copy of a player's private message, through the game's outbox (after what it is
+        still sending). NeedsPrivateChatError if the bot may not write to them — known before, or
+        learnt by sending (they blocked the bot)."""
+        await self.service.ask_again(game_id, player_id)
+        await self.deliver(game_id)
+        if not await self.service.may_message(player_id):
+            raise NeedsPrivateChatError(player_id, game_id)
 
     def deep_link(self, action: str, game_id: int) -> str:
         return self.codec.deep_link(self.bot_username, action, game_id)

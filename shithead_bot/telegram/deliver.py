@@ -24,7 +24,6 @@ is reported, and its game pauses. Anything else (network, a 429 the rate limiter
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
@@ -57,7 +56,7 @@ from shithead_bot.telegram.render import photo as photos
 
 log = logging.getLogger(__name__)
 
-PRIVATE = (NoticeKind.TURN, NoticeKind.SWAP, NoticeKind.MOVED, NoticeKind.RESULT)  # a seat's own message
+PRIVATE = (NoticeKind.TURN, NoticeKind.SWAP, NoticeKind.MOVED, NoticeKind.RESULT, NoticeKind.HAND)  # a seat's own
 # The group hears a notification for a game's start and end, and when it waits on the group (the bot
 # is back: Resume); everything else it is told quietly.
 LOUD = frozenset(
@@ -261,13 +260,27 @@ class Delivery:
     async def _seat_notices(self, b: Batch, number: int, notices: list[Notice]) -> None:
         if b.seat(number).player_id is None:
             return
+        others = [n for n in notices if n.kind != NoticeKind.HAND]
         try:
-            await self._seat(b, number, notices)
-            kinds = {n.kind for n in notices}
+            before = b.seat(number).private_message_id
+            if others:
+                await self._seat(b, number, others)
+            if len(others) < len(notices) and b.seat(number).private_message_id == before:
+                await self._copy(b, number, retried=any(n.attempts > 1 for n in notices))
+            kinds = {n.kind for n in others}
             if NoticeKind.RESULT in kinds or NoticeKind.TURN in kinds or not b.game.may_act(number):
                 await self._drop_reminder(b, number)  # the turn it was about is over
         except PlayerUnreachableError:
-            await self._contact(b, number)
+            if others:  # a copy asked for: the asker is told, in the chat they asked in
+                await self._contact(b, number)
+
+    async def _copy(self, b: Batch, number: int, *, retried: bool) -> None:
+        """A fresh copy of the seat's message, asked for again (HAND): with its buttons if it may
+        act; the old copy loses them. Not sent if the batch gave the player a new message already."""
+        seat = b.seat(number)
+        page = self.page_for(b.game, seat)
+        rendered = private.turn(page, seat) if b.game.state is not None else lobby.lobby(page)
+        await self._send_private(b, number, rendered, seat.keyboard_version, retried=retried)
 
     async def _seat(self, b: Batch, number: int, notices: list[Notice]) -> None:
         """A seat's own messages. What asks the player to act, or tells them how the game ended, is
@@ -439,16 +452,6 @@ class Delivery:
             return
         await self.api.delete(seat.player_id, seat.reminder_message_id)
         b.reminder_message(number, None)
-
-    async def send_hand(self, game: GameSnapshot, seat: SeatSnapshot) -> Report:
-        """/hand: a fresh copy of the seat's private message (with its buttons if it may act). The
-        report names the new message, or the player as unreachable; a failure that passes raises."""
-        page = self.page_for(game, seat)
-        rendered = private.turn(page, seat) if game.state is not None else lobby.lobby(page)
-        b = Batch.of(game)
-        with contextlib.suppress(PlayerUnreachableError):  # reported
-            await self._send_private(b, seat.number, rendered, seat.keyboard_version)
-        return b.report
 
     # ----------------------------------------------------------------- group messages
 

@@ -10,13 +10,12 @@ from telegram.ext import ContextTypes
 
 from engine import parse_rank
 from shithead_bot.service import (
-    GameNotFoundError,
     GameStatus,
     NeedsPrivateChatError,
     NotAPlayerError,
+    ServiceError,
     StaleVersionError,
 )
-from shithead_bot.telegram.botapi import PlayerUnreachableError
 from shithead_bot.telegram.callback_data import Action, Button
 from shithead_bot.telegram.context import BotContext, bot_context, is_private, language_of, texts
 from shithead_bot.telegram.handlers.presses import Done, Press, close_confirmation, confirmed, presser
@@ -71,14 +70,7 @@ async def pick(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b
 
 async def hand_button(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
     """Send my private message for this game again."""
-    game = await ctx.service.game_view(b.game_id)
-    seat = game.seat_of(presser(update))
-    if seat is None:
-        raise NotAPlayerError("not a player")
-    try:
-        await ctx.send_hand(game, seat)
-    except PlayerUnreachableError as exc:
-        raise NeedsPrivateChatError(presser(update), b.game_id) from exc
+    await ctx.send_hand(b.game_id, presser(update))  # NeedsPrivateChatError: one tap opens the chat
     return Done(replies.sent_privately(texts(update)))
 
 
@@ -96,10 +88,9 @@ async def hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(update, replies.no_game_going_on(t))
         return
     for found in mine:
-        game = await ctx.service.game_view(found.game.id)
         try:
-            await ctx.send_hand(game, game.seat(found.seat.number))
-        except PlayerUnreachableError:
+            await ctx.send_hand(found.game.id, user.id)
+        except NeedsPrivateChatError:
             cannot = replies.cannot_message_you(t)
             link = keyboards.open_private_chat(cannot.label, ctx.deep_link("hand", found.game.id))
             await reply(update, cannot.text, link)
@@ -110,16 +101,11 @@ async def hand_by_link(update: Update, ctx: BotContext, game_id: int) -> None:
     """/start hand_<game>: the deep link of a player who could not be messaged."""
     assert update.effective_user is not None
     try:
-        game = await ctx.service.game_view(game_id)
-    except GameNotFoundError as exc:
-        await reply(update, replies.refusal(exc, texts(update)))
-        return
-    seat = game.seat_of(update.effective_user.id)
-    if seat is None:
+        await ctx.send_hand(game_id, update.effective_user.id)
+    except NotAPlayerError:
         await reply(update, replies.not_playing_this_game(texts(update)))
-        return
-    await ctx.send_hand(game, seat)
-    await ctx.deliver(game_id)
+    except ServiceError as exc:  # no such game; or the bot may still not write to them
+        await reply(update, replies.refusal(exc, texts(update)))
 
 
 async def forfeit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
