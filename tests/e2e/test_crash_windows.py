@@ -20,12 +20,25 @@ def live_keyboards(fake: FakeTelegram, player: Player) -> list[SeenMessage]:
     return [m for m in player.private() if m.from_bot and any(b.callback_data for b in m.buttons)]
 
 
+def story(fake: FakeTelegram, duo: list[Player], live: list[SeenMessage], *bots: BotProcess) -> str:
+    """What the two players were sent, and what both bots logged: why a keyboard stayed live."""
+    chats = {str(p.user_id) for p in duo}
+    calls = [
+        f"{c.time:.2f} {c.method} {c.params.get('chat_id')} {c.params.get('message_id', '')} {c.result} "
+        f"{'buttons' if 'reply_markup' in c.params else ''} {str(c.params.get('text', ''))[:30]!r}"
+        for c in fake.calls
+        if str(c.params.get("chat_id")) in chats
+    ]
+    shown = [(m.chat_id, m.message_id, m.text[:40]) for m in live]
+    return "\n".join([repr(shown), *calls, *(b.log_text for b in bots)])
+
+
 async def test_a_turn_message_resent_after_a_crash_leaves_one_live_keyboard(
     fake: FakeTelegram, database_url: str, players: list[Player]
 ) -> None:
     duo = players[:2]
     env = {**FLOW_LIMITS, "OUTBOX_LEASE_SECONDS": "2"}
-    bot = BotProcess(fake, database_url, extra_env=env)
+    first = bot = BotProcess(fake, database_url, extra_env=env)
     await bot.start()
     try:
         await start_all(fake, duo)
@@ -52,11 +65,10 @@ async def test_a_turn_message_resent_after_a_crash_leaves_one_live_keyboard(
     await bot.start()
     try:
         await fake.wait_for(
-            lambda: any(
-                m.message_id > newest[p.user_id] and asks_to_act(m.text) for p in duo for m in p.private()
-            ),
+            lambda: any(m.message_id > newest[p.user_id] and asks_to_act(m.text) for p in duo for m in p.private()),
             timeout=30,
         )  # the lease ran out and the turn message went out again (counting would not do: the
+
         # same batch may delete the swap message the crash left behind)
         def live_now() -> list[SeenMessage]:
             return [m for p in duo for m in live_keyboards(fake, p)]
@@ -65,7 +77,7 @@ async def test_a_turn_message_resent_after_a_crash_leaves_one_live_keyboard(
         with contextlib.suppress(AssertionError):
             await fake.wait_for(lambda: len(live_now()) == 1, timeout=30)
         live = live_now()
-        assert len(live) == 1, [(m.chat_id, m.message_id, m.text[:40]) for m in live]
+        assert len(live) == 1, story(fake, duo, live, first, bot)
         starter = next(p for p in duo if p.user_id == live[0].chat_id)
         assert starter.live_message() == live[0]
         await play_until_over(fake, duo)
