@@ -27,12 +27,18 @@ async def ask_again(game: FakeGame, player_id: int) -> None:
     await game.deliver()
 
 
+async def in_play(game: FakeGame) -> FakeGame:
+    """Three players past the swap phase, each pressing their own buttons (no forced moves)."""
+    await game.start(humans=3, autoplay=Autoplay.OFF)
+    while (await game.service.game_view(game.game_id)).in_swap_phase:
+        await game.move()
+    return game
+
+
 async def test_a_copy_asked_for_while_a_batch_is_sent_comes_after_it(
     sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
 ) -> None:
-    game = await FakeGame(sessions, clock, fake, bot).start(humans=3, autoplay=Autoplay.OFF)
-    while (await game.service.game_view(game.game_id)).in_swap_phase:
-        await game.move()
+    game = await in_play(FakeGame(sessions, clock, fake, bot))
     sent, report_written = asyncio.Event(), asyncio.Event()
 
     async def slow_report(plan: Plan) -> Report:  # sent, and the report not written yet
@@ -62,9 +68,7 @@ async def test_a_copy_asked_for_while_a_batch_is_sent_comes_after_it(
 async def test_a_copy_is_the_newest_message_and_the_old_one_loses_its_buttons(
     sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
 ) -> None:
-    game = await FakeGame(sessions, clock, fake, bot).start(humans=3, autoplay=Autoplay.OFF)
-    while (await game.service.game_view(game.game_id)).in_swap_phase:
-        await game.move()
+    game = await in_play(FakeGame(sessions, clock, fake, bot))
     _, player = await game.to_act()
     old = game.live(player)
     await ask_again(game, player)
