@@ -257,3 +257,50 @@ def test_notice_payloads_are_read_typed() -> None:
             if isinstance(node, ast.Attribute) and node.attr == "data" and not by_query:
                 found.append(f"{name}:{node.lineno} reads .data")
     assert found == []
+
+
+MOVERS = {"settle", "deal", "play_computers"}  # where computers (and stand-ins) move
+
+
+def service_calls() -> dict[str, set[str]]:
+    """Each service function's name, and the names it calls (a call graph by name, module-wide)."""
+    graph: dict[str, set[str]] = {}
+    for path in (ROOT / "shithead_bot" / "service").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                called = graph.setdefault(node.name, set())
+                for call in ast.walk(node):
+                    if isinstance(call, ast.Call):
+                        func = call.func
+                        called.add(func.id if isinstance(func, ast.Name) else getattr(func, "attr", ""))
+    return graph
+
+
+def reaches(graph: dict[str, set[str]], name: str, seen: set[str] | None = None) -> bool:
+    seen = set() if seen is None else seen
+    if name in MOVERS:
+        return True
+    seen.add(name)
+    return any(reaches(graph, callee, seen) for callee in graph.get(name, set()) - seen)
+
+
+def test_only_use_cases_where_computers_move_rerun_after_thinking() -> None:
+    """The facade lists a use case as ``plays`` (the think-first rerun) exactly when computers can move
+    in it: elsewhere the rerun is dead weight, and a missing one would let a search run in the
+    transaction."""
+    graph = service_calls()
+    tree = ast.parse((ROOT / "shithead_bot" / "service" / "facade.py").read_text())
+    listed = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            wrapper, (target,) = node.value.func, node.value.args
+            if isinstance(wrapper, ast.Name) and isinstance(target, ast.Attribute):
+                listed[target.attr] = wrapper.id
+    assert listed["play"] == "plays"
+    assert listed["record_game_messages"] == "use_case"
+    wrong = {
+        name: wrapper
+        for name, wrapper in listed.items()
+        if wrapper != "query" and (wrapper == "plays") != reaches(graph, name)
+    }
+    assert not wrong, wrong

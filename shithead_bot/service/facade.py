@@ -1,9 +1,10 @@
 """GameService: every use case of both games behind one object, transport-free — a terminal or a
 web front end could call the same methods. Each is a function of its family's module (lobby,
 play, clock, lifecycle, chats, queries, messages) taking the :class:`Core`; this class only lists
-them, in one visible place, each with its unit of work's retry: :func:`use_case` for those that
-change something (run again on a transient database fault, and after their computers thought
-ahead), :func:`query` for those that only read (run again on a transient database fault)."""
+them, in one visible place, each with its unit of work's retry: :func:`plays` for those in which
+computers may move (run again on a transient database fault, and after their computers thought
+ahead), :func:`use_case` for the others that change something (run again on a transient database
+fault), :func:`query` for those that only read (likewise)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from shithead_bot.service import (
     verification,
 )
 from shithead_bot.service import play as playing
-from shithead_bot.service.unit import Core, query, use_case
+from shithead_bot.service.unit import Core, plays, query, use_case
 
 
 class GameService(Core):
@@ -28,37 +29,37 @@ class GameService(Core):
 
     # the lobby
     open_lobby = use_case(lobby.open_lobby)
-    open_private_game = use_case(lobby.open_private_game)
+    open_private_game = plays(lobby.open_private_game)
     join = use_case(lobby.join)
     leave = use_case(lobby.leave)
     add_computer = use_case(lobby.add_computer)
     remove_computer = use_case(lobby.remove_computer)
-    start = use_case(lobby.start)
-    rematch = use_case(lobby.rematch)
+    start = plays(lobby.start)
+    rematch = plays(lobby.rematch)
 
     # playing
-    play = use_case(playing.play)
-    play_on = use_case(playing.play_on)
-    forfeit = use_case(playing.forfeit)
+    play = plays(playing.play)
+    play_on = plays(playing.play_on)
+    forfeit = plays(playing.forfeit)
 
     # idle players: the timers
     due = query(clock.due)
     next_due_at = query(clock.next_due_at)
-    fire_due = use_case(clock.fire_due)
+    fire_due = plays(clock.fire_due)
     nudge = use_case(clock.nudge)
     set_turn_time = use_case(clock.set_turn_time)
     set_quiet_hours = use_case(clock.set_quiet_hours)
     quiet_hours = query(clock.quiet_hours)
 
     # away: a stand-in plays for an absent player
-    go_away = use_case(away.go_away)
+    go_away = plays(away.go_away)
     come_back = use_case(away.come_back)
     away_until = query(away.away_until)
 
     # the rest of a game's life
     pause = use_case(lifecycle.pause_game)
     vote_pause = use_case(lifecycle.vote_pause)
-    resume = use_case(lifecycle.resume)
+    resume = plays(lifecycle.resume)
     abort = use_case(lifecycle.abort)
 
     # players, chats, updates

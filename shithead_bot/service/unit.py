@@ -161,7 +161,14 @@ def think_first(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
 
 def use_case(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
     """A use case that changes something: its unit of work is run again on a transient database
-    fault (:func:`retry_transient`), and after its computers thought ahead (:func:`think_first`)."""
+    fault (:func:`retry_transient`). No computer moves in it."""
+    return retry_transient(fn)
+
+
+def plays(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+    """A use case in which computers may move (a move, a deal, a timeout, a resume, a stand-in):
+    run again on a transient database fault, and after its computers thought ahead
+    (:func:`think_first`), so that no search runs inside its transaction or on the event loop."""
     return think_first(retry_transient(fn))
 
 
