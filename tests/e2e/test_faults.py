@@ -193,7 +193,13 @@ async def test_killed_and_restarted_mid_game(fake: FakeTelegram, bot: BotProcess
                 keys = {d[2] for d in data if d[0] in ("m", "p")}
                 turn_messages.update((player.user_id, key) for key in keys)
     assert turn_messages
-    assert max(turn_messages.values()) == 1  # no turn was announced twice
+    # No turn was announced twice, but for at most one: the turn message sent in the instant
+    # between its send and its report's write when the process was killed goes again after the
+    # restart (its id was never recorded; the retried batch takes the first copy's buttons off:
+    # tests/e2e/test_crash_windows.py). A loaded machine widens that instant: CI met it once.
+    twice = {key: count for key, count in turn_messages.items() if count > 1}
+    assert len(twice) <= 1, twice
+    assert all(count == 2 for count in twice.values()), twice
 
 
 async def test_commands(fake: FakeTelegram, bot: BotProcess, players: list[Player]) -> None:
