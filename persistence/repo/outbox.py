@@ -58,12 +58,35 @@ async def claim_outbox(
     if older_than is not None:
         query = query.where(col(Outbox.created_at) <= now - older_than)
     rows = list((await session.execute(query)).scalars())
+    if dialect_of(session) == "postgresql":
+        rows = await _games_held_alone(session, rows, now)
     for row in rows:
         row.claimed_until = now + lease
         row.attempts += 1
         row.last_error = None  # held, not waiting after a failure (see retry_failed_now)
     await session.flush()
     return rows
+
+
+CLAIM_LOCK = 0x5348  # the advisory locks' first key: a game's outbox claim (the second is the game id)
+
+
+async def _games_held_alone(session: AsyncSession, rows: list[Outbox], now: datetime) -> list[Outbox]:
+    """PostgreSQL: only the rows of games this transaction holds alone. Another worker's claim that is
+    not committed yet is invisible to the query's "busy" test, and its rows are skipped as locked,
+    not seen: the game's newer notices would be claimed beside it. So a claim takes the game's
+    advisory lock (until its transaction ends) — a game whose lock another claim holds is left
+    alone — and then asks "busy" again, in a statement that sees every claim committed so far."""
+    mine = {row.id for row in rows}
+    kept: list[Outbox] = []
+    for game_id in sorted({row.game_id for row in rows if row.game_id is not None}):
+        locked = await session.scalar(select(func.pg_try_advisory_xact_lock(CLAIM_LOCK, game_id)))
+        others = select(col(Outbox.id)).where(
+            col(Outbox.game_id) == game_id, col(Outbox.delivered_at).is_(None), col(Outbox.claimed_until) > now
+        )
+        if locked and not [i for i in (await session.scalars(others)) if i not in mine]:
+            kept += [row for row in rows if row.game_id == game_id]
+    return sorted([*kept, *(row for row in rows if row.game_id is None)], key=lambda r: r.id or 0)
 
 
 async def mark_delivered(*, session: AsyncSession, ids: Sequence[int], now: datetime) -> None:

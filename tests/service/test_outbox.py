@@ -232,3 +232,32 @@ async def test_two_postgresql_workers_send_each_notice_once(pg_db_url: str, cloc
         await engine.dispose()
     assert len(sent) == len(set(sent))
     assert len(sent) == await _count_all(make_sessionmaker(make_engine(pg_db_url)))
+
+
+async def test_a_game_is_claimed_by_one_postgresql_worker_at_a_time(pg_db_url: str, clock: FakeClock) -> None:
+    """Worker A's claim is not committed yet when a newer notice of the same game comes in and worker
+    B claims: B must leave the game alone (A's rows are locked, not yet marked), or the game's
+    notices go out side by side, each sender blind to the messages the other posts."""
+    from persistence import repo
+    from persistence.db import make_engine, make_sessionmaker
+
+    engines = [make_engine(pg_db_url) for _ in range(3)]
+    service = make_service(make_sessionmaker(engines[0]), clock)
+    game_id = await lobby_with(service, humans=2, chat_id=-70)
+    a, b = (make_sessionmaker(e)() for e in engines[1:])
+    try:
+        await a.begin()
+        held = await repo.claim_outbox(session=a, now=clock(), lease=timedelta(seconds=30), game_id=game_id)
+        assert held
+        await service.start(game_id, user(0).id)  # newer notices, committed while A holds its claim
+        await b.begin()
+        taken = await repo.claim_outbox(session=b, now=clock(), lease=timedelta(seconds=30), game_id=game_id)
+        await a.commit()
+        assert taken == [], "a second worker claimed the game's newer notices beside the first"
+        taken = await repo.claim_outbox(session=b, now=clock(), lease=timedelta(seconds=30), game_id=game_id)
+        assert taken == [], "after A's claim is committed, the game is busy"
+    finally:
+        await a.close()
+        await b.close()
+        for engine in engines:
+            await engine.dispose()
