@@ -40,9 +40,7 @@ async def claim_outbox(
     """Claim undelivered notices for a while (``lease``), game by game in order: a game whose notices
     another worker holds is left alone, so each game's notices go out in order, once."""
     held = aliased(Outbox)
-    busy = exists().where(
-        col(held.game_id) == col(Outbox.game_id), col(held.delivered_at).is_(None), col(held.claimed_until) > now
-    )
+    busy = exists().where(col(held.game_id) == col(Outbox.game_id), *_held(held, now))
     query = (
         select(Outbox)
         .with_for_update(skip_locked=True)  # PostgreSQL: two workers never claim the same rows
@@ -71,22 +69,24 @@ async def claim_outbox(
 CLAIM_LOCK = 0x5348  # the advisory locks' first key: a game's outbox claim (the second is the game id)
 
 
+def _held(table: Any, now: datetime) -> tuple[Any, ...]:
+    """The pending notices a worker's claim holds now (of ``table``: the outbox, or an alias of it)."""
+    return col(table.delivered_at).is_(None), col(table.claimed_until) > now
+
+
 async def _games_held_alone(session: AsyncSession, rows: list[Outbox], now: datetime) -> list[Outbox]:
     """PostgreSQL: only the rows of games this transaction holds alone. Another worker's claim that is
     not committed yet is invisible to the query's "busy" test, and its rows are skipped as locked,
     not seen: the game's newer notices would be claimed beside it. So a claim takes the game's
     advisory lock (until its transaction ends) — a game whose lock another claim holds is left
     alone — and then asks "busy" again, in a statement that sees every claim committed so far."""
-    mine = {row.id for row in rows}
-    kept: list[Outbox] = []
-    for game_id in sorted({row.game_id for row in rows if row.game_id is not None}):
-        locked = await session.scalar(select(func.pg_try_advisory_xact_lock(CLAIM_LOCK, game_id)))
-        others = select(col(Outbox.id)).where(
-            col(Outbox.game_id) == game_id, col(Outbox.delivered_at).is_(None), col(Outbox.claimed_until) > now
-        )
-        if locked and not [i for i in (await session.scalars(others)) if i not in mine]:
-            kept += [row for row in rows if row.game_id == game_id]
-    return sorted([*kept, *(row for row in rows if row.game_id is None)], key=lambda r: r.id or 0)
+    games = sorted({row.game_id for row in rows if row.game_id is not None})
+    locked = {g for g in games if await session.scalar(select(func.pg_try_advisory_xact_lock(CLAIM_LOCK, g)))}
+    busy = set()
+    if locked:
+        held = select(col(Outbox.game_id)).where(col(Outbox.game_id).in_(locked), *_held(Outbox, now))
+        busy = set(await session.scalars(held))
+    return [row for row in rows if row.game_id is None or (row.game_id in locked and row.game_id not in busy)]
 
 
 async def mark_delivered(*, session: AsyncSession, ids: Sequence[int], now: datetime) -> None:

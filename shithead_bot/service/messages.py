@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from persistence import repo
 from shithead_bot.service.errors import GameNotFoundError, NeedsPrivateChatError
-from shithead_bot.service.notices import Notice, NoticeKind
+from shithead_bot.service.notices import NoticeKind
 from shithead_bot.service.unit import Core
 
 
@@ -25,9 +25,8 @@ async def ask_again(core: Core, game_id: int, user_id: int, *, to_act_only: bool
             raise NeedsPrivateChatError(user_id, game_id)
         if to_act_only and not tx.snapshot().may_act(seat.number):
             return False
-        notice = Notice(NoticeKind.HAND, game_id, seat.number)
-        row = {"game_id": game_id, "kind": str(notice.kind), "payload": notice.to_json(), "created_at": tx.now}
-        await repo.insert_outbox(session=session, rows=[row])
+        tx.notify(NoticeKind.HAND, seat.number)
+        await core.commit(tx)  # read, not loaded for writing: the version stays, and the buttons with it
         return True
 
 

@@ -56,7 +56,8 @@ from shithead_bot.telegram.render import photo as photos
 
 log = logging.getLogger(__name__)
 
-PRIVATE = (NoticeKind.TURN, NoticeKind.SWAP, NoticeKind.MOVED, NoticeKind.RESULT, NoticeKind.HAND)  # a seat's own
+# A seat's own message.
+PRIVATE = (NoticeKind.TURN, NoticeKind.SWAP, NoticeKind.MOVED, NoticeKind.RESULT, NoticeKind.HAND)
 # The group hears a notification for a game's start and end, and when it waits on the group (the bot
 # is back: Resume); everything else it is told quietly.
 LOUD = frozenset(
