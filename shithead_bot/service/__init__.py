@@ -39,6 +39,8 @@ from shithead_bot.service.notices import (
     Reminder,
     ReminderPayload,
     TablePayload,
+    Tidy,
+    TidyPayload,
     TurnPayload,
 )
 from shithead_bot.service.outbox import Outbox, Sender
@@ -104,6 +106,8 @@ __all__ = [
     "ServiceError",
     "StaleVersionError",
     "TablePayload",
+    "Tidy",
+    "TidyPayload",
     "TooFewPlayersError",
     "TurnPayload",
     "UserInfo",

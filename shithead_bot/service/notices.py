@@ -21,6 +21,7 @@ class NoticeKind(StrEnum):
     REMINDER = "reminder"  # a private reminder before a deadline (or a nudge, or a grace period)
     RESULT = "result"  # the game is over: a seat's private message shows how it ended for them
     HAND = "hand"  # a player asked for their private message again: a fresh copy, the old one's buttons off
+    TIDY = "tidy"  # a clean-up that failed (a delete, a keyboard taken off, an unpin): tried again alone
 
 
 class Announcement(StrEnum):
@@ -88,6 +89,23 @@ class ReminderPayload:
     by: str | None = None  # NUDGE: the nudger's name
 
 
+class Tidy(StrEnum):
+    """What a TIDY notice does to an old message."""
+
+    DELETE = "delete"
+    DROP_KEYBOARD = "drop_keyboard"  # take its buttons off
+    UNPIN = "unpin"
+
+
+@dataclass(frozen=True)
+class TidyPayload:
+    """TIDY: one clean-up of one message, in a chat (a player's private chat or the game's group)."""
+
+    what: Tidy = Tidy.DROP_KEYBOARD
+    chat_id: int = 0
+    message_id: int = 0
+
+
 @dataclass(frozen=True)
 class AnnouncePayload:
     """ANNOUNCE: its subject and the fields that subject uses (see :class:`Announcement`); the others
@@ -107,7 +125,7 @@ class AnnouncePayload:
     days: int | None = None  # LOBBY_EXPIRED, PAUSE_EXPIRED
 
 
-Payload = NoPayload | TablePayload | TurnPayload | MovedPayload | ReminderPayload | AnnouncePayload
+Payload = NoPayload | TablePayload | TurnPayload | MovedPayload | ReminderPayload | AnnouncePayload | TidyPayload
 
 PAYLOADS: dict[NoticeKind, type[Payload]] = {
     NoticeKind.LOBBY: NoPayload,
@@ -119,6 +137,7 @@ PAYLOADS: dict[NoticeKind, type[Payload]] = {
     NoticeKind.REMINDER: ReminderPayload,
     NoticeKind.RESULT: NoPayload,
     NoticeKind.HAND: NoPayload,
+    NoticeKind.TIDY: TidyPayload,
 }
 
 _DEFAULTS: dict[NoticeKind, Payload] = {  # a kind's payload when none is given (ANNOUNCE needs its subject)
@@ -205,6 +224,8 @@ def _to_json(payload: Payload) -> dict[str, Any]:
             return {"what": str(what), **{k: v for k, v in optional.items() if v is not None}}
         case AnnouncePayload():
             return _announce_json(payload)
+        case TidyPayload(what=what, chat_id=chat_id, message_id=message_id):
+            return {"what": str(what), "chat": chat_id, "message": message_id}
     return {}
 
 
@@ -249,6 +270,13 @@ def _from_json(kind: NoticeKind, data: dict[str, Any]) -> Payload:
         )
     if wanted is AnnouncePayload:
         return _announce_from_json(data)
+    if wanted is TidyPayload:
+        what = str(data.get("what"))
+        return TidyPayload(
+            what=Tidy(what) if what in Tidy._value2member_map_ else Tidy.DROP_KEYBOARD,
+            chat_id=int(data.get("chat") or 0),
+            message_id=int(data.get("message") or 0),
+        )
     return NoPayload()
 
 

@@ -258,6 +258,22 @@ class Outbox:
                 player.can_message = False
         for chat_id in sorted(report.silenced):
             await silenced(self.core, session, chat_id)
+        if report.tidy:  # each tried again alone, after a pause
+            now = self.clock()
+            rows = [Notice(NoticeKind.TIDY, report.game_id, payload=tidy).to_json() for tidy in report.tidy]
+            await repo.insert_outbox(
+                session=session,
+                rows=[
+                    {
+                        "game_id": report.game_id,
+                        "kind": str(NoticeKind.TIDY),
+                        "payload": payload,
+                        "created_at": now,
+                        "not_before": now + FIRST_PAUSE,
+                    }
+                    for payload in rows
+                ],
+            )
 
     @staticmethod
     async def _release(

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from shithead_bot.service.notices import Notice
+from shithead_bot.service.notices import Notice, TidyPayload
 from shithead_bot.service.snapshot import GameSnapshot
 
 
@@ -67,6 +67,9 @@ class Report:
     unreachable: set[int] = field(default_factory=set)  # player ids that blocked the bot or never started it
     migrated: list[tuple[int, int]] = field(default_factory=list)  # (old chat id, new): a group became a supergroup
     silenced: set[int] = field(default_factory=set)  # chat ids that removed or muted the bot: their game pauses
+    # clean-ups that failed for a while (a delete, a keyboard taken off, an unpin): each is written as a
+    # TIDY notice and tried again alone, so that what went out before it is never sent again
+    tidy: list[TidyPayload] = field(default_factory=list)
 
     def game_messages(self) -> dict[str, int | bool | None]:
         """The game row's message columns to change."""
@@ -85,5 +88,11 @@ class Report:
     def empty(self) -> bool:
         """Nothing to write but the notices' marks."""
         return not (
-            self.private or self.reminders or self.game_messages() or self.unreachable or self.migrated or self.silenced
+            self.private
+            or self.reminders
+            or self.game_messages()
+            or self.unreachable
+            or self.migrated
+            or self.silenced
+            or self.tidy
         )

@@ -166,7 +166,16 @@ class BotApi:
         except TelegramError as exc:
             log.debug("message %s not %s: %s", message_id, "pinned" if pinned else "unpinned", exc)
 
+    async def unpin(self, chat_id: int, message_id: int) -> None:
+        """Unpin a message (gone, not pinned or not allowed: fine). An outage raises: the clean-up is
+        tried again later."""
+        try:
+            await self.bot.unpin_chat_message(chat_id, message_id)
+        except (BadRequest, Forbidden) as exc:
+            log.debug("message %s not unpinned: %s", message_id, exc)
+
     async def delete(self, chat_id: int, message_id: int) -> None:
+        """Delete a message (gone already, or too old to delete: fine). An outage raises."""
         try:
             await self.bot.delete_message(chat_id, message_id)
         except (BadRequest, Forbidden) as exc:

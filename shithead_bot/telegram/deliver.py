@@ -24,6 +24,7 @@ is reported, and its game pauses. Anything else (network, a 429 the rate limiter
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
@@ -45,8 +46,10 @@ from shithead_bot.service import (
     NoticeKind,
     ReminderPayload,
     SeatSnapshot,
+    Tidy,
+    TidyPayload,
 )
-from shithead_bot.service.outbox import PartialDelivery
+from shithead_bot.service.outbox import PartialDelivery, pause_after
 from shithead_bot.service.report import Plan, PrivateMessage, Report
 from shithead_bot.telegram.botapi import BotApi, PlayerUnreachableError, TopicGoneError, is_outage
 from shithead_bot.telegram.callback_data import Codec
@@ -70,11 +73,12 @@ LOUD = frozenset(
         Announcement.BOT_BACK,  # the game waits on someone pressing Resume
     }
 )
-ORPHAN_WINDOW = 8
+ORPHAN_WINDOW = 8  # after a crash, how far back a re-sent message looks for an unrecorded copy
+TIDY_TRIES = 12  # a clean-up failing for a while is tried alone this many times (about half an hour)
 NO_PHOTOS = "not enough rights to send photos"
 PHOTOS_REFUSED_SECONDS = 86400.0  # a chat that refused a picture gets the text table this long
 MUTED = ("not enough rights to send text messages", "chat_write_forbidden", "chat_restricted")
-T = TypeVar("T")  # after a crash, how far back a re-sent message looks for an unrecorded copy
+T = TypeVar("T")
 __all__ = ["Delivery", "PlayerUnreachableError"]
 
 
@@ -176,7 +180,7 @@ class Delivery:
         b = Batch.of(plan.game, dict(plan.known))
         notices = list(plan.notices)
         try:
-            b.report.deferred = await self._send_all(b, notices, Steps(b.report, self._stopping))
+            b.report.deferred.update(await self._send_all(b, notices, Steps(b.report, self._stopping)))
         except PartialDelivery:
             raise
         except Exception as exc:  # outside a step: what was sent is reported all the same
@@ -202,6 +206,9 @@ class Delivery:
         for notice in notices:
             if notice.kind == NoticeKind.REMINDER and notice.seat is not None:
                 await steps.run([notice], self._reminder(b, notice.seat, notice))
+        for notice in notices:
+            if notice.kind == NoticeKind.TIDY:
+                await steps.run([notice], self._tidy_again(b, notice))
         return deferred
 
     async def _tables(self, b: Batch, tables: list[Notice], steps: Steps) -> dict[int, timedelta]:
@@ -222,7 +229,7 @@ class Delivery:
         if wait > 0:
             return {n.id: timedelta(seconds=wait) for n in tables if n.id is not None}
         if b.game.is_over and b.game.game.table_message_id and self._in_group(b):
-            await self.api.pin(b.game.chat.id, b.game.game.table_message_id, pinned=False)  # the game is done
+            await self._tidy(b, Tidy.UNPIN, b.game.chat.id, b.game.game.table_message_id)  # the game is done
         return {}
 
     @staticmethod
@@ -387,17 +394,18 @@ class Delivery:
         assert seat.player_id is not None
         send = self.api.send(seat.player_id, rendered, private=True, silent=silent)
         message: Message = await self._private(b, seat.player_id, send)
+        # Recorded at once: whatever fails after this, the message is never sent again.
+        b.private_message(number, message.message_id, version if rendered.buttons else 0)
         previous = seat.private_message_id
         if previous and previous != message.message_id:
             if retire:
-                await self.api.delete(seat.player_id, previous)
+                await self._tidy(b, Tidy.DELETE, seat.player_id, previous)
             elif done is not None:
-                await self.api.edit(seat.player_id, previous, done, private=True)
+                await self._tell_done(b, seat.player_id, previous, done)
             elif seat.message_version:
-                await self.api.drop_keyboard(seat.player_id, previous)  # it still shows buttons
+                await self._tidy(b, Tidy.DROP_KEYBOARD, seat.player_id, previous)  # it still shows buttons
         if retried and rendered.buttons:
             await self._drop_orphans(b, seat, message.message_id)
-        b.private_message(number, message.message_id, version if rendered.buttons else 0)
 
     async def _edit_private(
         self, b: Batch, number: int, rendered: Rendered, version: int, *, always: bool = False
@@ -428,7 +436,7 @@ class Delivery:
         floor = max(seat.private_message_id or 0, new_id - ORPHAN_WINDOW)
         for message_id in range(new_id - 1, floor, -1):
             if message_id not in known:
-                await self.api.drop_keyboard(seat.player_id, message_id)
+                await self._tidy(b, Tidy.DROP_KEYBOARD, seat.player_id, message_id)
 
     async def _reminder(self, b: Batch, number: int, notice: Notice) -> None:
         """A new private message (a notification); the previous reminder is deleted, so they do not
@@ -442,17 +450,78 @@ class Delivery:
         except PlayerUnreachableError:
             await self._contact(b, number)
             return
-        if seat.reminder_message_id:
-            await self.api.delete(seat.player_id, seat.reminder_message_id)
         b.reminder_message(number, message.message_id)
+        if seat.reminder_message_id:
+            await self._tidy(b, Tidy.DELETE, seat.player_id, seat.reminder_message_id)
 
     async def _drop_reminder(self, b: Batch, number: int) -> None:
         """A reminder whose turn is over is deleted: the newest message is the one that matters."""
         seat = b.seat(number)
         if seat.player_id is None or not seat.reminder_message_id:
             return
-        await self.api.delete(seat.player_id, seat.reminder_message_id)
         b.reminder_message(number, None)
+        await self._tidy(b, Tidy.DELETE, seat.player_id, seat.reminder_message_id)
+
+    # ----------------------------------------------------------------- clean-ups
+
+    async def _tell_done(self, b: Batch, chat_id: int, message_id: int, done: Rendered) -> None:
+        """The message a player pressed on shows what they did (no buttons); if Telegram fails for a
+        while, its buttons are taken off later, alone."""
+        try:
+            await self.api.edit(chat_id, message_id, done, private=True)
+        except PlayerUnreachableError:
+            return
+        except Exception as exc:
+            if not passes(exc):
+                raise
+            log.info("game %s: message %s not edited (%r); its buttons go later", b.game.game.id, message_id, exc)
+            b.report.tidy.append(TidyPayload(Tidy.DROP_KEYBOARD, chat_id, message_id))
+
+    async def _tidy(self, b: Batch, what: Tidy, chat_id: int, message_id: int) -> None:
+        """A clean-up of a message that no longer matters. It never fails the step it belongs to (what
+        that step sent must not go out again): a failure that passes makes it a TIDY notice, tried
+        again alone later; any other failure drops it."""
+        try:
+            await self._clean(b, what, chat_id, message_id)
+        except Exception as exc:
+            if not passes(exc):
+                log.warning("game %s: %s of message %s dropped (%r)", b.game.game.id, what, message_id, exc)
+                return
+            log.info("game %s: %s of message %s put off (%r)", b.game.game.id, what, message_id, exc)
+            b.report.tidy.append(TidyPayload(what, chat_id, message_id))
+            if what == Tidy.DELETE:  # meanwhile at least its buttons go, if Telegram lets the bot edit
+                with contextlib.suppress(Exception):
+                    await self._clean(b, Tidy.DROP_KEYBOARD, chat_id, message_id)
+
+    async def _tidy_again(self, b: Batch, notice: Notice) -> None:
+        """A clean-up that failed before, tried alone: put off again while Telegram fails, given up
+        after :data:`TIDY_TRIES` tries (the message then keeps what it shows)."""
+        payload = notice.payload
+        if not isinstance(payload, TidyPayload) or notice.id is None:
+            return
+        try:
+            await self._clean(b, payload.what, payload.chat_id, payload.message_id)
+        except Exception as exc:
+            if passes(exc) and notice.attempts < TIDY_TRIES:
+                b.report.deferred[notice.id] = pause_after(notice.attempts)
+            else:
+                log.warning(
+                    "game %s: %s of message %s given up (%r)", b.game.game.id, payload.what, payload.message_id, exc
+                )
+
+    async def _clean(self, b: Batch, what: Tidy, chat_id: int, message_id: int) -> None:
+        if chat_id == b.game.chat.id:  # the group's: follows a migration
+            await self._in_chat(b, lambda chat: self._clean_in(what, chat, message_id))
+        else:
+            await self._clean_in(what, chat_id, message_id)
+
+    async def _clean_in(self, what: Tidy, chat_id: int, message_id: int) -> None:
+        if what == Tidy.DELETE:
+            await self.api.delete(chat_id, message_id)
+        elif what == Tidy.UNPIN:
+            await self.api.unpin(chat_id, message_id)
+        else:
+            await self.api.drop_keyboard(chat_id, message_id)
 
     # ----------------------------------------------------------------- group messages
 
@@ -475,7 +544,7 @@ class Delivery:
         b.game = b.game.with_game(table_message_id=None)
         await self._table(b)
         if old and b.game.game.table_message_id != old:
-            await self._in_chat(b, lambda chat: self.api.delete(chat, old))
+            await self._tidy(b, Tidy.DELETE, b.game.chat.id, old)
 
     async def _table(self, b: Batch) -> None:
         """The group's table, edited in place: a photo with a caption where the chat wants a picture
@@ -538,7 +607,7 @@ class Delivery:
         b.game = b.game.with_game(table_message_id=message_id, table_is_picture=picture)
         old = game.table_message_id
         if old and old != message_id:
-            await self._in_chat(b, lambda chat: self.api.delete(chat, old))
+            await self._tidy(b, Tidy.DELETE, b.game.chat.id, old)
         if self._in_group(b) and b.game.is_active:
             await self.api.pin(b.game.chat.id, message_id)
 
