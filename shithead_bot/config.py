@@ -66,7 +66,9 @@ class Settings(BaseSettings):
     group_sends_per_minute: float = Field(default=20.0, gt=0, description="sends per minute into one group")
     private_sends_per_second: float = Field(default=1.0, gt=0, description="sends per second into one private chat")
     table_edit_seconds: float = Field(
-        default=3.0, description="edit a group's table at most this often (Telegram allows ~20 posts a minute)"
+        default=5.0,
+        description="edit a group's table at most this often: 12 edits a minute, leaving room in Telegram's 20 a"
+        " minute for a group's other posts",
     )
 
     @field_validator("telegram_api_url")

@@ -151,7 +151,7 @@ class Batch:
 class Delivery:
     """Sends one game's notices; an instance serves every game."""
 
-    def __init__(self, bot: Bot, codec: Codec, bot_username: str, *, table_seconds: float = 3.0) -> None:
+    def __init__(self, bot: Bot, codec: Codec, bot_username: str, *, table_seconds: float = 5.0) -> None:
         self.api = BotApi(bot)
         self.codec = codec
         self.bot_username = bot_username

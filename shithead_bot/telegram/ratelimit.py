@@ -24,7 +24,7 @@ from telegram.ext import BaseRateLimiter
 
 log = logging.getLogger(__name__)
 
-LIMITED_PREFIXES = ("send", "edit", "copy", "forward")
+LIMITED_PREFIXES = ("send", "edit", "copy", "forward", "pin", "unpin")  # a pin posts a service message
 MAX_WAIT = 10.0  # longer waits hand the send back to the outbox for later (it holds a lease meanwhile)
 
 
@@ -43,8 +43,9 @@ class Bucket:
 @dataclass(frozen=True)
 class Limits:
     per_second: float = 30.0  # the whole bot
-    group_per_minute: float = 20.0  # one group
+    group_per_minute: float = 20.0  # one group, in any 60 s
     private_per_second: float = 1.0  # one private chat
+    group_burst: float = 5.0  # a group's bucket holds this many: it refills at the rest of its minute
 
     def buckets(self, chat_id: object) -> list[Bucket]:
         """The buckets a send to ``chat_id`` (None: no chat) takes a token from."""
@@ -55,8 +56,9 @@ class Limits:
             chat = -1  # "@channel" names are groups or channels
         if chat_id is None:
             return found
-        if chat < 0:
-            found.append(Bucket(f"chat:{chat}", self.group_per_minute, self.group_per_minute / 60))
+        if chat < 0:  # a burst and a refill that add up to the minute's limit: no 60 s holds more
+            burst = min(self.group_burst, self.group_per_minute / 2)
+            found.append(Bucket(f"chat:{chat}", burst, (self.group_per_minute - burst) / 60))
         else:
             found.append(Bucket(f"chat:{chat}", 3.0, self.private_per_second))
         return found
