@@ -234,6 +234,19 @@ class ProcessedUpdate(SQLModel, table=True):
     taken_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, index=True)
 
 
+class ForeignMessage(SQLModel, table=True):
+    """A message in a player's private chat that is no game's: the player's own, or one the bot posted
+    there outside a game's delivery (an answer to a command, a picker, the settings). After a crash the
+    sender takes the buttons off the copy a dead worker sent unrecorded, which lies among the chat's
+    newest ids: these it leaves alone. Rows older than a day or two are purged."""
+
+    __tablename__ = "foreign_message"
+
+    player_id: int = Field(sa_type=BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
+    message_id: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    noted_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, index=True)
+
+
 class SendBucket(SQLModel, table=True):
     """A token bucket of the fleet's Bot API send rate ("global", "chat:<id>"), shared by every worker
     on PostgreSQL so that N workers together stay within Telegram's limits."""

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
@@ -141,15 +141,21 @@ async def private_message_ids(*, session: AsyncSession, player_id: int) -> set[i
     return {int(i) for row in (await session.execute(query)).all() for i in row if i is not None}
 
 
-async def private_message_ids_of(*, session: AsyncSession, player_ids: Sequence[int]) -> dict[int, set[int]]:
-    """:func:`private_message_ids` of several players, in one query."""
+async def private_message_ids_of(
+    *, session: AsyncSession, player_ids: Sequence[int], since: datetime | None = None
+) -> dict[int, set[int]]:
+    """:func:`private_message_ids` of several players, in one query (``since``: also of the games
+    that ended since then — their last messages, a Rematch among them)."""
     found: dict[int, set[int]] = {player_id: set() for player_id in player_ids}
     if not player_ids:
         return found
+    recent: Any = col(Game.status).in_(OPEN_STATUSES)
+    if since is not None:
+        recent = or_(recent, col(Game.updated_at) >= since)
     query = (
         select(col(Seat.player_id), col(Seat.private_message_id), col(Seat.reminder_message_id))
         .join(Game, col(Game.id) == col(Seat.game_id))
-        .where(col(Seat.player_id).in_(player_ids), col(Game.status).in_(OPEN_STATUSES))
+        .where(col(Seat.player_id).in_(player_ids), recent)
     )
     for player_id, private_id, reminder_id in (await session.execute(query)).all():
         if player_id is not None:

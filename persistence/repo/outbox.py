@@ -13,11 +13,12 @@ from sqlalchemy.orm import aliased
 from sqlmodel import col
 
 from persistence.models import (
+    ForeignMessage,
     Outbox,
     ProcessedUpdate,
     SendBucket,
 )
-from persistence.repo.common import dialect_of, insert_if_missing
+from persistence.repo.common import _insert, dialect_of, insert_if_missing
 
 # ----------------------------------------------------------------------------- the outbox
 
@@ -188,6 +189,39 @@ async def take_update(*, session: AsyncSession, update_id: int, now: datetime) -
 async def purge_updates(*, session: AsyncSession, before: datetime) -> int:
     """Forget update ids taken before ``before`` (Telegram redelivers an update for a day at most)."""
     result: Any = await session.execute(delete(ProcessedUpdate).where(col(ProcessedUpdate.taken_at) < before))
+    return int(result.rowcount or 0)
+
+
+# ----------------------------------------------------------------------------- messages that are no game's
+
+
+async def note_foreign_messages(
+    *, session: AsyncSession, player_id: int, message_ids: Sequence[int], now: datetime
+) -> None:
+    """Messages in the player's private chat that belong to no game (noted once; again is fine)."""
+    if message_ids:
+        rows = [{"player_id": player_id, "message_id": m, "noted_at": now} for m in sorted(set(message_ids))]
+        query = _insert(session, ForeignMessage).values(rows).on_conflict_do_nothing()
+        await session.execute(query)
+
+
+async def foreign_message_ids_of(
+    *, session: AsyncSession, player_ids: Sequence[int], above: int = 0
+) -> dict[int, set[int]]:
+    """The noted messages of these players' private chats (with an id above ``above``)."""
+    found: dict[int, set[int]] = {player_id: set() for player_id in player_ids}
+    if player_ids:
+        query = select(col(ForeignMessage.player_id), col(ForeignMessage.message_id)).where(
+            col(ForeignMessage.player_id).in_(player_ids), col(ForeignMessage.message_id) > above
+        )
+        for player_id, message_id in (await session.execute(query)).all():
+            found[int(player_id)].add(int(message_id))
+    return found
+
+
+async def purge_foreign_messages(*, session: AsyncSession, before: datetime) -> int:
+    """Forget messages noted before ``before`` (a crash's clean-up looks only at the newest)."""
+    result: Any = await session.execute(delete(ForeignMessage).where(col(ForeignMessage.noted_at) < before))
     return int(result.rowcount or 0)
 
 

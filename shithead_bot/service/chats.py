@@ -52,11 +52,26 @@ CHAT_CHOICES: dict[str, tuple[str, ...]] = {
 }
 
 
-async def take_update(core: Core, update_id: int) -> bool:
+async def take_update(core: Core, update_id: int, message: tuple[int, int] | None = None) -> bool:
     """Claim a Telegram update before handling it: False when any worker took it already (a webhook
-    delivered twice, or an update fetched again after a crash)."""
+    delivered twice, or an update fetched again after a crash). ``message``: the (player id, message
+    id) the player wrote in our private chat — no game's (see :func:`note_messages`)."""
     async with core.transaction() as session:
-        return await repo.take_update(session=session, update_id=update_id, now=core.clock())
+        now = core.clock()
+        taken = await repo.take_update(session=session, update_id=update_id, now=now)
+        if taken and message is not None:
+            await repo.note_foreign_messages(session=session, player_id=message[0], message_ids=[message[1]], now=now)
+        return taken
+
+
+async def note_messages(core: Core, player_id: int, message_ids: list[int]) -> None:
+    """Messages the bot posted in a player's private chat outside a game's delivery (answers,
+    pickers, settings): the clean-up after a crash, which takes the buttons off a game message a dead
+    worker sent unrecorded, leaves them alone."""
+    async with core.transaction() as session:
+        await repo.note_foreign_messages(
+            session=session, player_id=player_id, message_ids=message_ids, now=core.clock()
+        )
 
 
 async def forget_old_updates(core: Core, keep: timedelta = timedelta(days=2)) -> None:
@@ -64,6 +79,7 @@ async def forget_old_updates(core: Core, keep: timedelta = timedelta(days=2)) ->
     async with core.transaction() as session:
         now = core.clock()
         await repo.purge_updates(session=session, before=now - keep)
+        await repo.purge_foreign_messages(session=session, before=now - keep)
         if core.dialect == "postgresql":
             await repo.purge_send_buckets(session=session, before=now - timedelta(hours=1))
 

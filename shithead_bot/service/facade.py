@@ -64,6 +64,7 @@ class GameService(Core):
 
     # players, chats, updates
     take_update = use_case(chats.take_update)
+    note_messages = use_case(chats.note_messages)
     forget_old_updates = use_case(chats.forget_old_updates)
     see_user = use_case(chats.see_user)
     set_can_message = use_case(chats.set_can_message)

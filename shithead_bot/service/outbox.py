@@ -157,9 +157,22 @@ class Outbox:
             await self._release(session, list(notices), cause, transient=False, now=self.clock())
             return None
         moves = moves_of(await repo.last_moves(session=session, game_id=game_id, count=MOVES))
-        players = [s.player_id for s in tx.seats if s.player_id is not None]
-        known = await repo.private_message_ids_of(session=session, player_ids=players)
-        return Plan(tx.snapshot(moves), notices, {p: frozenset(ids) for p, ids in known.items()})
+        known = await self._known(session, [s.player_id for s in tx.seats if s.player_id is not None], notices)
+        return Plan(tx.snapshot(moves), notices, known)
+
+    async def _known(
+        self, session: AsyncSession, players: list[int], notices: tuple[Notice, ...]
+    ) -> dict[int, frozenset[int]]:
+        """For a retried plan (an earlier attempt may have sent some of it unrecorded), the messages
+        in its players' private chats that the clean-up of such a copy must leave alone: their games'
+        (open, or ended within a day) and the ones that are no game's (their own, the bot's answers)."""
+        if not players or all(n.attempts <= 1 for n in notices):
+            return {}
+        games = await repo.private_message_ids_of(
+            session=session, player_ids=players, since=self.clock() - timedelta(days=1)
+        )
+        foreign = await repo.foreign_message_ids_of(session=session, player_ids=players)
+        return {p: frozenset(games.get(p, set()) | foreign.get(p, set())) for p in players}
 
     async def _send(self, sender: Sender, plan: Plan) -> tuple[int, Plan | None]:
         """One plan: sent, then its report written with the delivered marks and, when all went well,
@@ -197,14 +210,15 @@ class Outbox:
         self, plan: Plan, report: Report, cause: BaseException, wait: timedelta | None, *, transient: bool
     ) -> list[int]:
         ids = [n.id for n in plan.notices if n.id is not None]
-        done = [i for i in ids if i in set(report.sent)]
+        done = [i for i in ids if i in set(report.sent) and i not in report.again]
         level = logging.INFO if wait is not None else logging.WARNING  # put off (a rate, a stop): no failure
         log.log(level, "delivery for game %s stopped after %d of %d: %r", plan.game_id, len(done), len(ids), cause)
         async with self.sessions() as session, session.begin():
             now = self.clock()
             await self.write(session, report)
             await repo.mark_delivered(session=session, ids=done, now=now)
-            failed = [n for n in plan.notices if n.id is not None and n.id not in done]
+            await self._again(session, plan, report, now)
+            failed = [n for n in plan.notices if n.id is not None and n.id not in done and n.id not in report.again]
             if wait is not None:  # the send rate is used up: later, and no failure
                 later = [n.id or 0 for n in failed]
                 await repo.defer_outbox(session=session, ids=later, until=now + wait, uncount=True)
@@ -214,11 +228,12 @@ class Outbox:
 
     async def _succeed(self, plan: Plan, report: Report) -> tuple[list[int], Plan | None]:
         ids = [n.id for n in plan.notices if n.id is not None]
-        done = [i for i in ids if i not in report.deferred]
+        done = [i for i in ids if i not in report.deferred and i not in report.again]
         async with self.sessions() as session, session.begin():
             now = self.clock()
             await self.write(session, report)
             await repo.mark_delivered(session=session, ids=done, now=now)
+            await self._again(session, plan, report, now)
             for notice_id, wait in report.deferred.items():
                 await repo.defer_outbox(session=session, ids=[notice_id], until=now + wait)
             for kind in LATEST_ONLY:
@@ -274,6 +289,19 @@ class Outbox:
                     for payload in rows
                 ],
             )
+
+    @staticmethod
+    async def _again(session: AsyncSession, plan: Plan, report: Report, now: datetime) -> None:
+        """Clean-ups (TIDY) that failed again, alone: each is put off for its pause — without holding
+        its game's other notices back — and given up after :data:`MAX_ATTEMPTS` tries."""
+        for notice in plan.notices:
+            if notice.id is None or notice.id not in report.again:
+                continue
+            if notice.attempts >= MAX_ATTEMPTS:
+                log.warning("game %s: clean-up %s given up after %d tries", plan.game_id, notice.id, notice.attempts)
+                await repo.mark_delivered(session=session, ids=[notice.id], now=now)
+            else:
+                await repo.defer_outbox(session=session, ids=[notice.id], until=now + pause_after(notice.attempts))
 
     @staticmethod
     async def _release(

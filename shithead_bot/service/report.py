@@ -70,6 +70,7 @@ class Report:
     # clean-ups that failed for a while (a delete, a keyboard taken off, an unpin): each is written as a
     # TIDY notice and tried again alone, so that what went out before it is never sent again
     tidy: list[TidyPayload] = field(default_factory=list)
+    again: list[int] = field(default_factory=list)  # TIDY notice ids that failed again: later, after a pause
 
     def game_messages(self) -> dict[str, int | bool | None]:
         """The game row's message columns to change."""

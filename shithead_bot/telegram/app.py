@@ -132,8 +132,10 @@ async def _post_init(app: Application) -> None:
     service = GameService.connect(settings)
     app.bot_data["service"] = service
     limiter = app.bot.rate_limiter
-    if isinstance(limiter, SendRate) and service.dialect == "postgresql":
-        limiter.buckets = SharedBuckets(service)  # one send rate for every worker on this database
+    if isinstance(limiter, SendRate):
+        if service.dialect == "postgresql":
+            limiter.buckets = SharedBuckets(service)  # one send rate for every worker on this database
+        limiter.on_private_post = lambda chat, message: service.note_messages(chat, [message])
     key = hashlib.sha256(b"shithead-callback:" + app.bot_data["token"].encode()).digest()
     codec = Codec(key)
     username = app.bot.username

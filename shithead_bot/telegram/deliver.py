@@ -49,11 +49,11 @@ from shithead_bot.service import (
     Tidy,
     TidyPayload,
 )
-from shithead_bot.service.outbox import PartialDelivery, pause_after
+from shithead_bot.service.outbox import PartialDelivery
 from shithead_bot.service.report import Plan, PrivateMessage, Report
 from shithead_bot.telegram.botapi import BotApi, PlayerUnreachableError, TopicGoneError, is_outage
 from shithead_bot.telegram.callback_data import Codec
-from shithead_bot.telegram.ratelimit import retry_seconds
+from shithead_bot.telegram.ratelimit import DELIVERING, retry_seconds
 from shithead_bot.telegram.render import Page, Rendered, announce, lobby, private, table
 from shithead_bot.telegram.render import photo as photos
 
@@ -74,7 +74,6 @@ LOUD = frozenset(
     }
 )
 ORPHAN_WINDOW = 8  # after a crash, how far back a re-sent message looks for an unrecorded copy
-TIDY_TRIES = 12  # a clean-up failing for a while is tried alone this many times (about half an hour)
 NO_PHOTOS = "not enough rights to send photos"
 PHOTOS_REFUSED_SECONDS = 86400.0  # a chat that refused a picture gets the text table this long
 MUTED = ("not enough rights to send text messages", "chat_write_forbidden", "chat_restricted")
@@ -179,13 +178,17 @@ class Delivery:
         """
         b = Batch.of(plan.game, dict(plan.known))
         notices = list(plan.notices)
+        delivering = DELIVERING.set(True)  # what this posts is the game's, recorded with the report
         try:
             b.report.deferred.update(await self._send_all(b, notices, Steps(b.report, self._stopping)))
         except PartialDelivery:
             raise
         except Exception as exc:  # outside a step: what was sent is reported all the same
             raise PartialDelivery(b.report, exc, transient=passes(exc)) from exc
-        b.report.sent = [n.id for n in notices if n.id is not None and n.id not in b.report.deferred]
+        finally:
+            DELIVERING.reset(delivering)
+        put_off = {*b.report.deferred, *b.report.again}
+        b.report.sent = [n.id for n in notices if n.id is not None and n.id not in put_off]
         return b.report
 
     async def _send_all(self, b: Batch, notices: list[Notice], steps: Steps) -> dict[int, timedelta]:
@@ -494,16 +497,16 @@ class Delivery:
                     await self._clean(b, Tidy.DROP_KEYBOARD, chat_id, message_id)
 
     async def _tidy_again(self, b: Batch, notice: Notice) -> None:
-        """A clean-up that failed before, tried alone: put off again while Telegram fails, given up
-        after :data:`TIDY_TRIES` tries (the message then keeps what it shows)."""
+        """A clean-up that failed before, tried alone: while Telegram fails, reported to be tried again
+        (the outbox gives it up after a few tries: the message then keeps what it shows)."""
         payload = notice.payload
         if not isinstance(payload, TidyPayload) or notice.id is None:
             return
         try:
             await self._clean(b, payload.what, payload.chat_id, payload.message_id)
         except Exception as exc:
-            if passes(exc) and notice.attempts < TIDY_TRIES:
-                b.report.deferred[notice.id] = pause_after(notice.attempts)
+            if passes(exc):
+                b.report.again.append(notice.id)
             else:
                 log.warning(
                     "game %s: %s of message %s given up (%r)", b.game.game.id, payload.what, payload.message_id, exc

@@ -15,7 +15,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -25,6 +26,9 @@ from telegram.ext import BaseRateLimiter
 log = logging.getLogger(__name__)
 
 LIMITED_PREFIXES = ("send", "edit", "copy", "forward", "pin", "unpin")  # a pin posts a service message
+# True while the outbox's sender runs: the messages it posts are the games', recorded with its report.
+DELIVERING: ContextVar[bool] = ContextVar("delivering", default=False)
+POSTS = ("sendmessage", "sendphoto")  # the calls that post a new message
 MAX_WAIT = 10.0  # longer waits hand the send back to the outbox for later (it holds a lease meanwhile)
 
 
@@ -128,6 +132,8 @@ class SendRate(BaseRateLimiter[int]):
         self.buckets: Buckets = buckets or MemoryBuckets()
         self.max_retries = max_retries
         self.on_call: Callable[[str, BaseException | None], None] = lambda method, error: None  # metrics
+        # a message the bot posted in a private chat outside the games' delivery: (chat id, message id)
+        self.on_private_post: Callable[[int, int], Awaitable[None]] | None = None
 
     async def initialize(self) -> None:
         return None
@@ -155,7 +161,9 @@ class SendRate(BaseRateLimiter[int]):
             if wait > 0:
                 await asyncio.sleep(wait)
             try:
-                return await self._call(endpoint, callback, args, kwargs)
+                result = await self._call(endpoint, callback, args, kwargs)
+                await self._posted(endpoint, data, result)
+                return result
             except RetryAfter as exc:
                 seconds = retry_seconds(exc)
                 log.info("Telegram asked to wait %s s (%s, attempt %d)", seconds, endpoint, attempt + 1)
@@ -164,6 +172,19 @@ class SendRate(BaseRateLimiter[int]):
                 if attempt == retries:
                     raise
         raise AssertionError("unreachable")
+
+    async def _posted(self, endpoint: str, data: dict[str, Any], result: object) -> None:
+        """Tell :attr:`on_private_post` of a message posted in a private chat outside the delivery (a
+        failure to note it is logged, never the send's)."""
+        if self.on_private_post is None or DELIVERING.get() or endpoint.lower() not in POSTS:
+            return
+        chat, message_id = str(data.get("chat_id")), result.get("message_id") if isinstance(result, dict) else None
+        if not chat.isdigit() or not isinstance(message_id, int):
+            return
+        try:
+            await self.on_private_post(int(chat), message_id)
+        except Exception as exc:
+            log.warning("message %s in chat %s not noted: %r", message_id, chat, exc)
 
     async def _call(
         self,

@@ -31,4 +31,3 @@ async def test_an_outage_of_minutes_loses_nothing_and_the_game_plays_to_its_end(
     assert await game.given_up() == []
     await game.play_to_end()
     assert await game.given_up() == []
-

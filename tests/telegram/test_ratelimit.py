@@ -141,3 +141,29 @@ async def test_a_busy_group_stays_under_twenty_a_minute_with_room_for_announceme
                 times.append(clock.now)
     assert busiest_minute(times) <= 20, busiest_minute(times)
     assert max(announcement_waits) == 0.0  # the table's throttle left room for them
+
+
+async def test_a_private_post_outside_the_delivery_is_noted() -> None:
+    """What the bot posts in a private chat outside a game's delivery (an answer, a picker) is told to
+    ``on_private_post``; the delivery's own posts, group posts and edits are not."""
+    from shithead_bot.telegram.ratelimit import DELIVERING
+
+    rate = SendRate(Limits(), MemoryBuckets())
+    noted: list[tuple[int, int]] = []
+
+    async def note(chat: int, message: int) -> None:
+        noted.append((chat, message))
+
+    async def posted() -> dict[str, Any]:
+        return {"message_id": 7}
+
+    rate.on_private_post = note
+    await rate.process_request(posted, (), {}, "sendMessage", {"chat_id": 5}, None)
+    await rate.process_request(posted, (), {}, "sendMessage", {"chat_id": -5}, None)
+    await rate.process_request(posted, (), {}, "editMessageText", {"chat_id": 5}, None)
+    token = DELIVERING.set(True)
+    try:
+        await rate.process_request(posted, (), {}, "sendMessage", {"chat_id": 6}, None)
+    finally:
+        DELIVERING.reset(token)
+    assert noted == [(5, 7)]

@@ -20,9 +20,7 @@ depends_on: str | Sequence[str] | None = None
 def upgrade() -> None:
     with op.batch_alter_table("player", schema=None) as batch_op:
         batch_op.add_column(
-            sa.Column(
-                "autoplay", sqlmodel.sql.sqltypes.AutoString(length=8), nullable=False, server_default="public"
-            )
+            sa.Column("autoplay", sqlmodel.sql.sqltypes.AutoString(length=8), nullable=False, server_default="public")
         )
 
 

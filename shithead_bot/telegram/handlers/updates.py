@@ -7,6 +7,7 @@ import logging
 
 from sqlalchemy.exc import DBAPIError
 from telegram import Update
+from telegram.constants import ChatType
 from telegram.ext import ApplicationHandlerStop, ContextTypes
 
 from engine import EngineError
@@ -55,7 +56,9 @@ async def log_update(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
 async def once(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Each update is applied at most once, across every worker: a redelivered one stops here (a
     press is answered as already done; its first delivery carries the real answer)."""
-    if await bot_context(context).service.take_update(update.update_id):
+    message = update.message
+    own = (message.chat.id, message.message_id) if message and message.chat.type == ChatType.PRIVATE else None
+    if await bot_context(context).service.take_update(update.update_id, message=own):
         return
     log.info("update %s: delivered again, already taken; ignored", update.update_id)
     if update.callback_query is not None:
