@@ -41,7 +41,7 @@ async def away(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     try:
         seconds = parse_away(" ".join(args))
-        done = await ctx.service.go_away(user_info(user), ctx.service.clock() + timedelta(seconds=seconds))
+        done = await ctx.service.go_away(user_info(user), timedelta(seconds=seconds))
     except SettingError as exc:
         await reply_privately(update, esc(away_refused(replies.in_words(exc, t), t)))
         return
@@ -82,7 +82,7 @@ async def away_button(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotCon
         return Done()
     user = update.effective_user
     assert user is not None
-    gone = await ctx.service.go_away(user_info(user), ctx.service.clock() + timedelta(seconds=parse_away(b.argument)))
+    gone = await ctx.service.go_away(user_info(user), timedelta(seconds=parse_away(b.argument)))
     for game_id in gone.game_ids:
         await ctx.deliver(game_id)
     assert gone.until is not None

@@ -14,6 +14,7 @@ from shithead_bot.service import (
     AlreadyDoneError,
     AlreadyJoinedError,
     AlreadyOpenError,
+    AwayTooLongError,
     GameNotFoundError,
     GameStatus,
     LobbyFullError,
@@ -54,6 +55,7 @@ REFUSALS: dict[type[Exception], str] = {
     TooFewPlayersError: N_("At least two players are needed."),
     NeedsPrivateChatError: N_("Open a private chat with me first, so I can send you your cards."),
     GameNotFoundError: N_("I cannot find that game."),
+    AwayTooLongError: N_("You can be away for 10 minutes at least and 60 days at most."),
     ServiceError: N_("That cannot be done now."),
 }
 THINKING = N_("🤖 Thinking…")

@@ -1,0 +1,38 @@
+"""/away and its buttons through the bot's handlers, on the fake Bot API: the documented range is
+accepted however the clock moves between the handler and its use case, a refusal says the range,
+and what follows a done use case (an edit, a reply) cannot turn it into a failure."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from shithead_bot.i18n import translations
+from shithead_bot.service.away import AwayTooLongError
+from shithead_bot.telegram.render.replies import refusal
+from tests.service.helpers import user
+from tests.support.fakebot import FakeTelegram
+from tests.telegram.inbot import InBot, TickingClock, fake
+
+__all__ = ["fake"]  # fixtures
+
+
+@pytest.mark.parametrize("duration", ["10m", "60d"])
+async def test_away_for_the_shortest_and_longest_documented_time_is_accepted(
+    sessions: async_sessionmaker[AsyncSession], fake: FakeTelegram, duration: str
+) -> None:
+    clock = TickingClock()  # later in the use case than in the handler, as a real clock is
+    async with InBot(sessions, clock, fake) as bot:
+        await bot.start()
+        await bot.say(user(1).id, f"/away {duration}")
+        assert bot.last_private(user(1).id).startswith("🌴 You are away until"), bot.last_private(user(1).id)
+        assert await bot.service.away_until(user(1).id) is not None
+
+
+def test_a_refused_away_time_says_the_range_in_the_readers_language() -> None:
+    refused = AwayTooLongError("away until …")
+    english, french = refusal(refused, translations("en")), refusal(refused, translations("fr"))
+    assert "10 minutes" in english
+    assert "60 days" in english
+    assert "10 minutes" in french
+    assert "60 jours" in french
