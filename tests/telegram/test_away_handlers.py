@@ -4,6 +4,8 @@ and what follows a done use case (an edit, a reply) cannot turn it into a failur
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -36,3 +38,36 @@ def test_a_refused_away_time_says_the_range_in_the_readers_language() -> None:
     assert "60 days" in english
     assert "10 minutes" in french
     assert "60 jours" in french
+
+
+async def test_a_press_of_i_am_back_then_a_block_is_no_error(
+    sessions: async_sessionmaker[AsyncSession], fake: FakeTelegram, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with InBot(sessions, TickingClock(), fake) as bot:
+        await bot.start()
+        away = user(1).id
+        await bot.say(away, "/away 3d")
+        await bot.say(away, "/away")  # the durations, and "I am back"
+        press = await bot.press(away, bot.private(away)[-1], "👋 I am back")
+        fake.block_bot(away)  # within a second: the edit of the pressed message meets 403 Forbidden
+        with caplog.at_level(logging.INFO):
+            await bot.handle()
+        assert await bot.service.away_until(away) is None  # back: that worked
+        answer = await press.answer()
+        assert answer is not None
+        assert answer.text == "👋 Welcome back: your turns are yours again."
+        assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+
+
+async def test_away_then_a_block_before_the_answer_is_no_error(
+    sessions: async_sessionmaker[AsyncSession], fake: FakeTelegram, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with InBot(sessions, TickingClock(), fake) as bot:
+        await bot.start()
+        away = user(1).id
+        await fake.send_text(away, away, "/away 30m")
+        fake.block_bot(away)  # the answer, in private, meets 403 Forbidden
+        with caplog.at_level(logging.INFO):
+            await bot.handle()
+        assert await bot.service.away_until(away) is not None
+        assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []

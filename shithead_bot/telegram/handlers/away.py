@@ -3,25 +3,21 @@ turns in every game until then; /back (or any press of a game's button) ends it 
 
 from __future__ import annotations
 
-import logging
 from datetime import timedelta
 
 from telegram import Update
 from telegram.constants import ParseMode
-from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from shithead_bot.service import ServiceError
 from shithead_bot.telegram.callback_data import Action, Button
 from shithead_bot.telegram.context import BotContext, bot_context, is_private, language_of, person, texts, user_info
 from shithead_bot.telegram.handlers.presses import Done, Press, presser
-from shithead_bot.telegram.handlers.respond import reply, reply_privately
+from shithead_bot.telegram.handlers.respond import follow_up, reply, reply_privately
 from shithead_bot.telegram.parsing import SettingError, parse_away
 from shithead_bot.telegram.render import keyboards, replies
 from shithead_bot.telegram.render.away import away_choices_text, away_refused, away_text, away_toast, back_text
 from shithead_bot.telegram.render.common import esc
-
-log = logging.getLogger(__name__)
 
 
 async def away(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -99,16 +95,14 @@ def is_choices(update: Update) -> bool:
 
 async def settle_pressed(update: Update, html: str | None) -> None:
     """The pressed message is no longer a question: it becomes the answer (``html``), or loses its
-    buttons. A message gone or unchanged meanwhile is no matter."""
+    buttons. A message gone or unchanged meanwhile, or a player who blocked the bot, is no matter."""
     query = update.callback_query
     assert query is not None
-    try:
+    async with follow_up("away: the pressed message's edit"):
         if html is None:
             await query.edit_message_reply_markup(None)
         else:
             await query.edit_message_text(html, parse_mode=ParseMode.HTML, reply_markup=None)
-    except BadRequest as exc:
-        log.debug("away: the pressed message not edited: %s", exc)
 
 
 PRESSES: dict[Action, Press] = {Action.AWAY: away_button}
