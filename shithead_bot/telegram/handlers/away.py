@@ -42,7 +42,7 @@ async def away(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply_privately(update, esc(away_refused(replies.in_words(exc, t), t)))
         return
     except ServiceError as exc:
-        await reply_privately(update, replies.refusal(exc, t))
+        await reply_privately(update, replies.command_refusal(exc, t))
         return
     for game_id in done.game_ids:
         await ctx.deliver(game_id)
@@ -52,13 +52,17 @@ async def away(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def back(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/back: my turns are mine again, at once."""
-    ctx, user = bot_context(context), person(update)
+    ctx, user, t = bot_context(context), person(update), texts(update)
     if user is None:
         return
-    done = await ctx.service.come_back(user.id)
+    try:
+        done = await ctx.service.come_back(user.id)
+    except ServiceError as exc:
+        await reply_privately(update, replies.command_refusal(exc, t))
+        return
     for game_id in done.game_ids if done else []:
         await ctx.deliver(game_id)
-    await reply_privately(update, back_text(done is not None, texts(update)))
+    await reply_privately(update, back_text(done is not None, t))
 
 
 async def away_button(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:

@@ -101,7 +101,7 @@ async def hand_by_link(update: Update, ctx: BotContext, game_id: int) -> None:
     except NotAPlayerError:
         await reply(update, replies.not_playing_this_game(texts(update)))
     except ServiceError as exc:  # no such game; or the bot may still not write to them
-        await reply(update, replies.refusal(exc, texts(update)))
+        await reply(update, replies.command_refusal(exc, texts(update)))
 
 
 async def forfeit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
