@@ -10,6 +10,9 @@ import logging
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from shithead_bot.config import Settings
+from shithead_bot.telegram.app import build_application
+from shithead_bot.telegram.serve import start_polling
 from tests.service.helpers import GROUP, lobby_with, user
 from tests.support.fakebot import FakeTelegram
 from tests.telegram.inbot import InBot, TickingClock, fake
@@ -58,3 +61,73 @@ async def test_a_join_link_or_button_after_the_start_says_the_game_has_started(
         assert answer.text == said
         assert bot.last_private(late) == said
         assert (await bot.service.game_view(game_id)).seat_of(late) is None
+
+
+def failures(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    """What the error handler logged about failed updates."""
+    return [r for r in caplog.records if r.name == "shithead_bot" and " failed: " in r.getMessage()]
+
+
+def tracebacks(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.exc_info and r.levelno >= logging.INFO]
+
+
+async def test_a_press_during_a_bot_api_outage_is_one_warning_and_the_error_handler_does_not_fail(
+    sessions: async_sessionmaker[AsyncSession], fake: FakeTelegram, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with InBot(sessions, TickingClock(), fake) as bot:
+        await bot.start()
+        await bot.say(user(1).id, "/away")
+        press = await bot.press(user(1).id, bot.private(user(1).id)[-1], "1d")
+        fake.start_outage()  # 502 Bad Gateway to every call: the press's edit and its answer too
+        with caplog.at_level(logging.INFO):
+            await bot.handle()
+        fake.end_outage()
+        assert errors(caplog) == []
+        assert tracebacks(caplog) == []
+        [failed] = failures(caplog)
+        assert failed.levelno == logging.WARNING
+        assert "Bad Gateway" in failed.getMessage()
+        assert not press.answered.is_set()  # it could not be answered: no matter
+        assert await bot.service.away_until(user(1).id) is not None  # the use case was done
+
+
+async def test_a_command_while_the_database_is_down_is_one_warning_and_answered(
+    sessions: async_sessionmaker[AsyncSession],
+    fake: FakeTelegram,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async def unreachable(*_: object, **__: object) -> None:
+        raise ConnectionRefusedError(111, "Connect call failed ('127.0.0.1', 5432)")
+
+    async with InBot(sessions, TickingClock(), fake) as bot:
+        await bot.start()
+        monkeypatch.setattr(bot.service, "away_until", unreachable)
+        with caplog.at_level(logging.INFO):
+            await bot.say(user(1).id, "/away")
+        assert errors(caplog) == []
+        assert tracebacks(caplog) == []
+        [failed] = failures(caplog)
+        assert failed.levelno == logging.WARNING
+        assert "ConnectionRefusedError" in failed.getMessage()
+        assert bot.last_private(user(1).id) == "Something went wrong; please try again."
+
+
+async def test_polling_through_a_bot_api_outage_logs_one_warning_line_per_failure(
+    fake: FakeTelegram, caplog: pytest.LogCaptureFixture
+) -> None:
+    app = build_application(Settings(telegram_api_url=fake.base_url), fake.token)
+    async with app:
+        fake.start_outage(from_method="getUpdates")  # 502 Bad Gateway from the first poll on
+        with caplog.at_level(logging.INFO):
+            await start_polling(app)
+            await fake.wait_for(lambda: len([c for c in fake.calls_of("getUpdates") if not c.ok]) >= 2)
+            fake.end_outage()  # (PTB's last getUpdates on stopping would fail and say so: not our line)
+            await app.updater.stop()  # type: ignore[union-attr]
+    assert tracebacks(caplog) == []
+    assert errors(caplog) == []
+    polls = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(polls) >= 2
+    assert {r.levelno for r in polls} == {logging.WARNING}
+    assert all("Bad Gateway" in r.getMessage() for r in polls)
