@@ -6,12 +6,16 @@ fails itself."""
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 import pytest
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 
 from shithead_bot.config import Settings
 from shithead_bot.telegram.app import build_application
+from shithead_bot.telegram.handlers.updates import passing
 from shithead_bot.telegram.serve import start_polling
 from tests.service.helpers import GROUP, lobby_with, user
 from tests.support.fakebot import FakeTelegram
@@ -131,3 +135,23 @@ async def test_polling_through_a_bot_api_outage_logs_one_warning_line_per_failur
     assert len(polls) >= 2
     assert {r.levelno for r in polls} == {logging.WARNING}
     assert all("Bad Gateway" in r.getMessage() for r in polls)
+
+
+@pytest.mark.parametrize(
+    ("error", "passes"),
+    [
+        (NetworkError("Bad Gateway"), True),
+        (TimedOut(), True),
+        (RetryAfter(timedelta(seconds=3)), True),
+        (ConnectionRefusedError(111, "Connect call failed"), True),
+        (OperationalError("SELECT 1", {}, Exception("server closed the connection unexpectedly")), True),
+        (OperationalError("SELECT 1", {}, Exception("database is locked")), True),
+        (BadRequest("Can't parse entities"), False),
+        (Forbidden("bot was blocked by the user"), False),
+        (OperationalError("SELECT 1", {}, Exception("no such table: game")), False),
+        (IntegrityError("UPDATE game", {}, Exception("injected fault")), False),
+        (ValueError("a bug"), False),
+    ],
+)
+def test_which_faults_pass_by_themselves(error: BaseException, passes: bool) -> None:
+    assert passing(error) is passes

@@ -116,7 +116,8 @@ async def tell_it_failed(update: Update) -> None:
         log.debug("update %s: the failure could not be told (%s)", update.update_id, error_summary(exc))
 
 
-PASSING_DATABASE_FAULTS = (OperationalError, InterfaceError, PoolTimeout)  # connection lost, refused, pool empty
+# an operational error about the connection (not, say, SQLite's "no such table": a bug)
+CONNECTION_WORDS = ("connect", "closed", "timeout", "timed out", "terminat", "unable to open database", "i/o error")
 
 
 def passing(error: BaseException | None) -> bool:
@@ -127,7 +128,9 @@ def passing(error: BaseException | None) -> bool:
     if isinstance(error, RetryAfter) or is_outage(error):
         return True
     if isinstance(error, DBAPIError):
-        return is_transient(error) or isinstance(error, PASSING_DATABASE_FAULTS)
+        if is_transient(error) or isinstance(error, InterfaceError):
+            return True
+        return isinstance(error, OperationalError) and any(word in str(error.orig).lower() for word in CONNECTION_WORDS)
     return isinstance(error, OSError | PoolTimeout)  # OSError: a connection refused or reset, a timeout
 
 
