@@ -97,11 +97,13 @@ async def get_game(*, session: AsyncSession, game_id: int, lock: bool = False) -
 async def get_game_and_chat(
     *, session: AsyncSession, game_id: int, lock: bool = False, skip_locked: bool = False
 ) -> tuple[Game, Chat] | None:
-    """A game and its chat in one query; with ``lock``, the game row is locked (FOR UPDATE OF game);
-    with ``skip_locked`` too, a row another transaction holds is not waited for: None is returned."""
+    """A game and its chat in one query; with ``lock``, the game row is locked (FOR UPDATE OF game)
+    and read afresh — an object of it the session read before the lock (a listing of games) would
+    otherwise keep its older values, its version among them; with ``skip_locked`` too, a row
+    another transaction holds is not waited for: None is returned. Flush pending changes first."""
     query = select(Game, Chat).join(Chat, col(Chat.id) == col(Game.chat_id)).where(col(Game.id) == game_id)
     if lock:
-        query = query.with_for_update(of=Game, skip_locked=skip_locked)
+        query = query.with_for_update(of=Game, skip_locked=skip_locked).execution_options(populate_existing=True)
     row = (await session.execute(query)).first()
     return None if row is None else (row[0], row[1])
 
@@ -204,8 +206,9 @@ class SeatPlayer:
     away_until: datetime | None = None
 
 
-async def seats_with_players(*, session: AsyncSession, game_id: int) -> list[SeatPlayer]:
-    """Seats in order, each with its player's quiet hours, language, autoplay and away time (computers: none)."""
+async def seats_with_players(*, session: AsyncSession, game_id: int, fresh: bool = False) -> list[SeatPlayer]:
+    """Seats in order, each with its player's quiet hours, language, autoplay and away time
+    (computers: none); ``fresh``: seats the session read before are read again (its game is locked)."""
     query = (
         select(
             Seat,
@@ -219,6 +222,7 @@ async def seats_with_players(*, session: AsyncSession, game_id: int) -> list[Sea
         .outerjoin(Player, col(Player.id) == col(Seat.player_id))
         .where(col(Seat.game_id) == game_id)
         .order_by(col(Seat.number))
+        .execution_options(populate_existing=fresh)
     )
     return [SeatPlayer(*row) for row in (await session.execute(query)).all()]
 

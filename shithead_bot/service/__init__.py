@@ -9,6 +9,7 @@ the clock helper (:func:`utcnow`) are exported from here, so a front end imports
 
 from persistence.models import utcnow
 from shithead_bot.service.autoplay import Autoplay
+from shithead_bot.service.away import AwayTooLongError
 from shithead_bot.service.errors import (
     AlreadyDoneError,
     AlreadyJoinedError,
@@ -71,6 +72,7 @@ __all__ = [
     "AnnouncePayload",
     "Announcement",
     "Autoplay",
+    "AwayTooLongError",
     "ChatSnapshot",
     "GameInfo",
     "GameNotFoundError",

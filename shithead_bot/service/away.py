@@ -24,7 +24,7 @@ AWAY_MAX = timedelta(days=60)
 
 
 class AwayTooLongError(ServiceError):
-    """An away time outside :data:`AWAY_MIN` … :data:`AWAY_MAX` from now."""
+    """An away time shorter than :data:`AWAY_MIN` or longer than :data:`AWAY_MAX`."""
 
     code = "away_too_long"
 
@@ -41,13 +41,15 @@ class Away:
         return [r.game_id for r in self.results]
 
 
-async def go_away(core: Core, user: UserInfo, until: datetime) -> Away:
-    """Away until ``until``: each of the player's games is told once, and where they are to act
-    the stand-in plays now (the swap phase: its swaps, then ready)."""
-    now = core.clock()
-    if not now + AWAY_MIN <= until <= now + AWAY_MAX:
-        raise AwayTooLongError(f"away until {until.isoformat()}: between 10 minutes and 60 days from now")
+async def go_away(core: Core, user: UserInfo, duration: timedelta) -> Away:
+    """Away for ``duration`` from now: each of the player's games is told once, and where they are
+    to act the stand-in plays now (the swap phase: its swaps, then ready). A duration, not an end:
+    an end the caller computed from its clock would be a little nearer by the time it is checked,
+    and the shortest time allowed would be refused."""
+    if not AWAY_MIN <= duration <= AWAY_MAX:
+        raise AwayTooLongError(f"away for {duration}: between 10 minutes and 60 days")
     async with core.transaction() as session:
+        until = core.clock() + duration
         player = await core.player(session, user)
         player.away_until = until
         await session.flush()  # the games below read it

@@ -358,11 +358,13 @@ class Core:
     async def read(
         self, session: AsyncSession, game_id: int, *, lock: bool, skip_locked: bool = False
     ) -> GameTx | None:
+        if lock:  # the locked read refreshes what the session read before: its changes are written first
+            await session.flush()
         found = await repo.get_game_and_chat(session=session, game_id=game_id, lock=lock, skip_locked=skip_locked)
         if found is None:
             return None
         game, chat = found
-        rows = await repo.seats_with_players(session=session, game_id=game_id)
+        rows = await repo.seats_with_players(session=session, game_id=game_id, fresh=lock)
         tx = GameTx(
             session,
             game,

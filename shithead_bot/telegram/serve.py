@@ -16,11 +16,13 @@ import signal
 import time
 
 from telegram import Update
+from telegram.error import TelegramError
 from telegram.ext import Application
 
 from shithead_bot.config import Settings
 from shithead_bot.redact import install_redaction
 from shithead_bot.telegram.context import KEY, BotContext
+from shithead_bot.telegram.handlers.updates import error_summary
 from shithead_bot.telegram.startup import webhook_secret
 from shithead_bot.telegram.web import WebServer
 
@@ -53,8 +55,7 @@ async def serve(app: Application, settings: Settings, token: str) -> None:
             url = f"{(settings.webhook_url or '').rstrip('/')}/{webhook_path(token)}"
             await app.bot.set_webhook(url, secret_token=secret, allowed_updates=Update.ALL_TYPES)
         else:
-            assert app.updater is not None
-            await app.updater.start_polling(allowed_updates=Update.ALL_TYPES)
+            await start_polling(app)
             if settings.metrics_port:
                 await web.start(settings.listen, settings.metrics_port)
         log.info("running; SIGTERM stops gracefully")
@@ -74,6 +75,18 @@ async def serve(app: Application, settings: Settings, token: str) -> None:
         if app.post_shutdown is not None:
             await app.post_shutdown(app)
     log.info("stopped")
+
+
+async def start_polling(app: Application) -> None:
+    """Long polling for every kind of update, in the background."""
+    assert app.updater is not None
+    await app.updater.start_polling(allowed_updates=Update.ALL_TYPES, error_callback=polling_failed)
+
+
+def polling_failed(error: TelegramError) -> None:
+    """A getUpdates that failed — PTB tries again, waiting longer each time (up to 30 s): one line,
+    not PTB's traceback for each try of an outage."""
+    log.warning("polling: getUpdates failed (%s); trying again", error_summary(error))
 
 
 async def flush_outbox(ctx: BotContext, deadline: float) -> None:

@@ -70,7 +70,7 @@ async def test_a_stand_in_plays_every_turn_of_an_away_player_in_every_game(
     service: GameService, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
 ) -> None:
     games = [await started(service, 2, chat_id=GROUP - n) for n in range(2)]
-    away = await service.go_away(user(1), clock.now + timedelta(days=3))
+    away = await service.go_away(user(1), timedelta(days=3))
     assert sorted(away.game_ids) == sorted(games)
     for game_id in games:
         game = await service.game_view(game_id)
@@ -99,8 +99,8 @@ async def test_two_away_players_in_one_game(
     service: GameService, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
 ) -> None:
     game_id = await started(service, 3)
-    await service.go_away(user(1), clock.now + timedelta(days=1))
-    await service.go_away(user(2), clock.now + timedelta(hours=12))
+    await service.go_away(user(1), timedelta(days=1))
+    await service.go_away(user(2), timedelta(hours=12))
     await present_play_to_end(service, game_id, {0})
     log = await log_of(sessions, game_id)
     for number in (1, 2):
@@ -124,7 +124,7 @@ async def test_a_stand_in_sees_only_its_seats_view(
 
     monkeypatch.setattr(autoplay_module, "make_player", Spy)
     game_id = await started(service, 3)
-    await service.go_away(user(2), clock.now + timedelta(days=1))
+    await service.go_away(user(2), timedelta(days=1))
     await present_play_to_end(service, game_id, {0, 1})
     assert seen
     assert {seat for seat, _ in seen} == {2}
@@ -149,7 +149,7 @@ async def test_the_stand_in_plays_the_seats_view_as_a_normal_computer_would(
     if state.to_act != 1:
         pytest.skip("seat 0 plays again (a burn)")
     expected = computer_move(state, 1, "normal", computer_seed(game.game.seed, game.game.move_count))
-    await service.go_away(user(1), clock.now + timedelta(hours=1))
+    await service.go_away(user(1), timedelta(hours=1))
     first = next(m for m in await log_of(sessions, game_id) if m[2] == "standin")
     assert first == (1, str(expected), "standin")
 
@@ -161,7 +161,7 @@ async def test_away_survives_a_restart_and_the_deadline_sweep_counts_no_timeout(
     await service.ensure_chat(GROUP, "group", "Friends")
     await service.set_turn_time(GROUP, 600)
     game_id = await started(service, 3)
-    await service.go_away(user(2), clock.now + timedelta(hours=2))
+    await service.go_away(user(2), timedelta(hours=2))
     restarted = make_service(sessions, clock)  # another process, the same database
     sweeper = Sweeper(restarted)
     for _ in range(3):  # seats 0 and 1 sleep through their deadlines; seat 2 never has one
@@ -190,7 +190,7 @@ async def test_coming_back_mid_turn_takes_the_turn_over(
         await service.play(game_id, user(n).id, "r", (await service.game_view(game_id)).seat(n).keyboard_version)
     if (await service.game_view(game_id)).state.to_act != 0:  # type: ignore[union-attr]
         pytest.skip("seat 1 leads")
-    await service.go_away(user(1), clock.now + timedelta(days=1))
+    await service.go_away(user(1), timedelta(days=1))
     bot = make_player("heuristic", 0)
     for _ in range(20):
         game = await service.game_view(game_id)
@@ -219,13 +219,13 @@ async def test_coming_back_mid_turn_takes_the_turn_over(
 
 
 async def test_away_without_a_game_and_bad_times(service: GameService, clock: FakeClock) -> None:
-    away = await service.go_away(user(5), clock.now + timedelta(days=2))
+    away = await service.go_away(user(5), timedelta(days=2))
     assert away.results == []
     assert away.until == clock.now + timedelta(days=2)
     assert await service.away_until(user(5).id) == clock.now + timedelta(days=2)
     for bad in (timedelta(0), timedelta(days=400), timedelta(hours=-1)):
         with pytest.raises(AwayTooLongError):
-            await service.go_away(user(5), clock.now + bad)
+            await service.go_away(user(5), bad)
     assert await service.away_until(user(5).id) == clock.now + timedelta(days=2)  # unchanged
 
 
@@ -234,7 +234,7 @@ async def test_a_player_away_while_paused_is_stood_in_on_resume(
 ) -> None:
     game_id = await started(service, 2)
     await service.pause(game_id, user(0).id)
-    await service.go_away(user(1), clock.now + timedelta(days=1))
+    await service.go_away(user(1), timedelta(days=1))
     assert not [m for m in await log_of(sessions, game_id) if m[2] == "standin"]  # a paused game waits
     await service.resume(game_id, user(0).id)
     assert {actor for seat, _, actor in await log_of(sessions, game_id) if seat == 1} == {"standin"}

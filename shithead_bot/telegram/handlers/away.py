@@ -3,25 +3,21 @@ turns in every game until then; /back (or any press of a game's button) ends it 
 
 from __future__ import annotations
 
-import logging
 from datetime import timedelta
 
 from telegram import Update
 from telegram.constants import ParseMode
-from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from shithead_bot.service import ServiceError
 from shithead_bot.telegram.callback_data import Action, Button
 from shithead_bot.telegram.context import BotContext, bot_context, is_private, language_of, person, texts, user_info
 from shithead_bot.telegram.handlers.presses import Done, Press, presser
-from shithead_bot.telegram.handlers.respond import reply, reply_privately
+from shithead_bot.telegram.handlers.respond import follow_up, reply, reply_privately
 from shithead_bot.telegram.parsing import SettingError, parse_away
 from shithead_bot.telegram.render import keyboards, replies
 from shithead_bot.telegram.render.away import away_choices_text, away_refused, away_text, away_toast, back_text
 from shithead_bot.telegram.render.common import esc
-
-log = logging.getLogger(__name__)
 
 
 async def away(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -41,12 +37,12 @@ async def away(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     try:
         seconds = parse_away(" ".join(args))
-        done = await ctx.service.go_away(user_info(user), ctx.service.clock() + timedelta(seconds=seconds))
+        done = await ctx.service.go_away(user_info(user), timedelta(seconds=seconds))
     except SettingError as exc:
         await reply_privately(update, esc(away_refused(replies.in_words(exc, t), t)))
         return
     except ServiceError as exc:
-        await reply_privately(update, replies.refusal(exc, t))
+        await reply_privately(update, replies.command_refusal(exc, t))
         return
     for game_id in done.game_ids:
         await ctx.deliver(game_id)
@@ -56,13 +52,17 @@ async def away(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def back(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/back: my turns are mine again, at once."""
-    ctx, user = bot_context(context), person(update)
+    ctx, user, t = bot_context(context), person(update), texts(update)
     if user is None:
         return
-    done = await ctx.service.come_back(user.id)
+    try:
+        done = await ctx.service.come_back(user.id)
+    except ServiceError as exc:
+        await reply_privately(update, replies.command_refusal(exc, t))
+        return
     for game_id in done.game_ids if done else []:
         await ctx.deliver(game_id)
-    await reply_privately(update, back_text(done is not None, texts(update)))
+    await reply_privately(update, back_text(done is not None, t))
 
 
 async def away_button(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
@@ -82,7 +82,7 @@ async def away_button(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotCon
         return Done()
     user = update.effective_user
     assert user is not None
-    gone = await ctx.service.go_away(user_info(user), ctx.service.clock() + timedelta(seconds=parse_away(b.argument)))
+    gone = await ctx.service.go_away(user_info(user), timedelta(seconds=parse_away(b.argument)))
     for game_id in gone.game_ids:
         await ctx.deliver(game_id)
     assert gone.until is not None
@@ -99,16 +99,14 @@ def is_choices(update: Update) -> bool:
 
 async def settle_pressed(update: Update, html: str | None) -> None:
     """The pressed message is no longer a question: it becomes the answer (``html``), or loses its
-    buttons. A message gone or unchanged meanwhile is no matter."""
+    buttons. A message gone or unchanged meanwhile, or a player who blocked the bot, is no matter."""
     query = update.callback_query
     assert query is not None
-    try:
+    async with follow_up("away: the pressed message's edit"):
         if html is None:
             await query.edit_message_reply_markup(None)
         else:
             await query.edit_message_text(html, parse_mode=ParseMode.HTML, reply_markup=None)
-    except BadRequest as exc:
-        log.debug("away: the pressed message not edited: %s", exc)
 
 
 PRESSES: dict[Action, Press] = {Action.AWAY: away_button}

@@ -142,7 +142,7 @@ async def quiet(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(update, esc(replies.in_words(exc, texts(update))))
         return
     except ServiceError as exc:
-        await reply(update, replies.refusal(exc, texts(update)))
+        await reply(update, replies.command_refusal(exc, texts(update)))
         return
     current = await ctx.service.quiet_hours(user.id)
     await reply(update, replies.quiet_hours_text(current, texts(update)))

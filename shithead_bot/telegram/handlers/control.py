@@ -50,7 +50,7 @@ async def _pause_or_resume(update: Update, context: ContextTypes.DEFAULT_TYPE, *
         else:
             result = await ctx.service.vote_pause(game.id, user_id, is_admin=admin)
     except ServiceError as exc:
-        await reply(update, replies.refusal(exc, t))
+        await reply(update, replies.command_refusal(exc, t))
         return
     if not resume and result.status != GameStatus.PAUSED:
         await reply(update, replies.pause_vote_counted(t))

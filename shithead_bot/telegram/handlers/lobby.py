@@ -8,7 +8,7 @@ from telegram.ext import ContextTypes
 
 from engine import EngineError
 from engine.ai import DEFAULT_LEVEL
-from shithead_bot.service import AlreadyOpenError, LobbyFullError, ServiceError
+from shithead_bot.service import AlreadyOpenError, LobbyFullError, ServiceError, WrongStateError
 from shithead_bot.telegram.callback_data import Action, Button, ComputerChoice
 from shithead_bot.telegram.context import (
     BotContext,
@@ -58,7 +58,7 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(update, replies.too_many_computers(exc.max_seats, t))
         return
     except (ServiceError, EngineError) as exc:  # an engine error here is a house rule's reason: for the asker
-        await reply(update, replies.refusal(exc, t) if isinstance(exc, ServiceError) else esc(str(exc)))
+        await reply(update, replies.command_refusal(exc, t) if isinstance(exc, ServiceError) else esc(str(exc)))
         return
     if result.ignored_settings:
         await reply(update, replies.saved_rules_ignored(result.ignored_settings, t))
@@ -91,7 +91,7 @@ async def join_by_link(update: Update, ctx: BotContext, game_id: int) -> None:
     try:
         await ctx.service.join(game_id, user_info(update.effective_user))
     except ServiceError as exc:
-        await reply(update, replies.refusal(exc, t))
+        await reply(update, replies.too_late_to_join(exc, game_id, t) or replies.command_refusal(exc, t))
         return
     await reply(update, replies.joined_by_link(game_id, t))
     await ctx.deliver(game_id)
@@ -99,7 +99,13 @@ async def join_by_link(update: Update, ctx: BotContext, game_id: int) -> None:
 
 async def join(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
     assert update.effective_user is not None
-    await ctx.service.join(b.game_id, user_info(update.effective_user))
+    try:
+        await ctx.service.join(b.game_id, user_info(update.effective_user))
+    except WrongStateError as exc:  # pressed on a lobby that was started meanwhile
+        late = replies.too_late_to_join(exc, b.game_id, texts(update))
+        if late is None:
+            raise
+        return Done(late)
     return Done(replies.joined_toast(texts(update)), b.game_id)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from telegram import Update
 from telegram.constants import ParseMode
-from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from engine import parse_rank
@@ -19,7 +18,7 @@ from shithead_bot.service import (
 from shithead_bot.telegram.callback_data import Action, Button
 from shithead_bot.telegram.context import BotContext, bot_context, is_private, language_of, texts
 from shithead_bot.telegram.handlers.presses import Done, Press, close_confirmation, confirmed, presser
-from shithead_bot.telegram.handlers.respond import reply
+from shithead_bot.telegram.handlers.respond import follow_up, reply
 from shithead_bot.telegram.render import Page, keyboards, private, replies
 from shithead_bot.telegram.render.away import back_text
 
@@ -58,13 +57,10 @@ async def pick(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b
         raise StaleVersionError("an old swap keyboard")
     picked = parse_rank(b.argument) if b.argument else None
     rendered = private.swap(Page(game, ctx.codec, language_of(update), ctx.bot_username), seat, picked)
-    try:
+    async with follow_up("the swap keyboard's edit"):
         await update.callback_query.edit_message_text(
             rendered.text, parse_mode=ParseMode.HTML, reply_markup=rendered.markup
         )
-    except BadRequest as exc:
-        if "not modified" not in str(exc).lower():
-            raise
     return Done()
 
 
@@ -105,7 +101,7 @@ async def hand_by_link(update: Update, ctx: BotContext, game_id: int) -> None:
     except NotAPlayerError:
         await reply(update, replies.not_playing_this_game(texts(update)))
     except ServiceError as exc:  # no such game; or the bot may still not write to them
-        await reply(update, replies.refusal(exc, texts(update)))
+        await reply(update, replies.command_refusal(exc, texts(update)))
 
 
 async def forfeit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

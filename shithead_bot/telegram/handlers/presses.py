@@ -10,13 +10,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from telegram import Update
-from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from shithead_bot.service import NeedsPrivateChatError, NotAllowedError, ServiceError
 from shithead_bot.telegram.callback_data import Action, BadCallbackError, Button, Confirm, NotYourQuestionError
 from shithead_bot.telegram.context import ANONYMOUS, BotContext, bot_context, texts
-from shithead_bot.telegram.handlers.respond import answer
+from shithead_bot.telegram.handlers.respond import answer, follow_up
 from shithead_bot.telegram.render import replies
 
 log = logging.getLogger(__name__)
@@ -91,9 +90,8 @@ def confirmed(update: Update, b: Button, *, admin: bool = False) -> bool:
 
 
 async def close_confirmation(update: Update, text: str) -> None:
+    """The answered confirmation says what was decided (best effort: the decision stands)."""
     query = update.callback_query
     assert query is not None
-    try:
+    async with follow_up("the confirmation's edit"):
         await query.edit_message_text(text)
-    except BadRequest as exc:
-        log.debug("confirmation not edited: %s", exc)

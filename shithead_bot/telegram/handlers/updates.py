@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import logging
 
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from telegram import Update
 from telegram.constants import ChatType
+from telegram.error import RetryAfter
 from telegram.ext import ApplicationHandlerStop, ContextTypes
 
 from engine import EngineError
 from shithead_bot.service import ServiceError
-from shithead_bot.service.unit import fault_name
+from shithead_bot.service.unit import fault_name, is_transient
+from shithead_bot.telegram.botapi import is_outage
 from shithead_bot.telegram.context import anonymous_admin, bot_context, for_a_channel, texts
 from shithead_bot.telegram.handlers.respond import answer, reply
 from shithead_bot.telegram.render import replies
@@ -90,13 +93,48 @@ async def senders(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     """The one error handler: one line with the update's kind and ids and the error's class (the
-    traceback at DEBUG) — never the update's content or a statement's parameters."""
+    traceback at DEBUG) — never the update's content or a statement's parameters. A passing fault
+    (:func:`passing`) is a warning, anything else an error. It never raises: the person is told
+    (a press's toast, a command's reply) on a best-effort basis — during an outage that fails too."""
     error = context.error
     where = describe_update(update) if isinstance(update, Update) else f"job {getattr(context.job, 'name', '-')}"
-    log.error("%s failed: %s", where, error_summary(error))
+    if passing(error):
+        log.warning("%s failed: %s (a passing fault)", where, error_summary(error))
+    else:
+        log.error("%s failed: %s", where, error_summary(error))
     log.debug("traceback of the failure above", exc_info=error)
-    if isinstance(update, Update) and update.callback_query is not None:
-        await answer(update.callback_query, replies.something_went_wrong(texts(update)))
+    if isinstance(update, Update):
+        await tell_it_failed(update)
+
+
+async def tell_it_failed(update: Update) -> None:
+    """Something went wrong: a press's toast, or a command's reply. Best effort, and never raises
+    (PTB would log the error handler's own failure with two tracebacks)."""
+    try:
+        if update.callback_query is not None:
+            await answer(update.callback_query, replies.something_went_wrong(texts(update)))
+        elif command_of(update) is not None:
+            await reply(update, replies.something_went_wrong(texts(update)))
+    except Exception as exc:  # whatever it is: the failure above is logged already
+        log.debug("update %s: the failure could not be told (%s)", update.update_id, error_summary(exc))
+
+
+# an operational error about the connection (not, say, SQLite's "no such table": a bug)
+CONNECTION_WORDS = ("connect", "closed", "timeout", "timed out", "terminat", "unable to open database", "i/o error")
+
+
+def passing(error: BaseException | None) -> bool:
+    """A fault that passes by itself, not a bug: the Bot API unreachable, slow or overloaded (the
+    network, a timeout, a 5xx, a flood wait), the database unreachable or its connection lost."""
+    if error is None:
+        return False
+    if isinstance(error, RetryAfter) or is_outage(error):
+        return True
+    if isinstance(error, DBAPIError):
+        if is_transient(error) or isinstance(error, InterfaceError):
+            return True
+        return isinstance(error, OperationalError) and any(word in str(error.orig).lower() for word in CONNECTION_WORDS)
+    return isinstance(error, OSError | PoolTimeout)  # OSError: a connection refused or reset, a timeout
 
 
 def error_summary(error: BaseException | None) -> str:

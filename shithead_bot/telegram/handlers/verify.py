@@ -33,7 +33,7 @@ async def verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         else:
             await reply(update, replies.nothing_dealt(number, t))
     except ServiceError as exc:
-        await reply(update, replies.refusal(exc, t))
+        await reply(update, replies.command_refusal(exc, t))
     else:
         await reply(update, verdict_text(verdict, t, language_of(update)))
 

@@ -14,6 +14,7 @@ from shithead_bot.service import (
     AlreadyDoneError,
     AlreadyJoinedError,
     AlreadyOpenError,
+    AwayTooLongError,
     GameNotFoundError,
     GameStatus,
     LobbyFullError,
@@ -54,6 +55,7 @@ REFUSALS: dict[type[Exception], str] = {
     TooFewPlayersError: N_("At least two players are needed."),
     NeedsPrivateChatError: N_("Open a private chat with me first, so I can send you your cards."),
     GameNotFoundError: N_("I cannot find that game."),
+    AwayTooLongError: N_("You can be away for 10 minutes at least and 60 days at most."),
     ServiceError: N_("That cannot be done now."),
 }
 THINKING = N_("🤖 Thinking…")
@@ -64,6 +66,7 @@ def thinking_toast(t: gettext.NullTranslations) -> str:
     return t.gettext(THINKING)
 
 
+STARTED = frozenset({GameStatus.SWAPPING, GameStatus.PLAYING, GameStatus.PAUSED})
 WRONG_STATE: dict[GameStatus, str] = {
     GameStatus.LOBBY: N_("The game has not started yet."),
     GameStatus.PAUSED: N_("The game is paused."),
@@ -95,6 +98,26 @@ def refusal(exc: Exception, t: gettext.NullTranslations) -> str:
         return _(WRONG_STATE.get(GameStatus(exc.status), N_("That cannot be done now.")))
     text = _by_class(REFUSALS, exc)
     return _(text) if text else something_went_wrong(t)
+
+
+COMMAND_REFUSALS: dict[type[Exception], str] = {
+    StaleVersionError: N_("The game changed just then; please send the command again."),
+}
+
+
+def command_refusal(exc: Exception, t: gettext.NullTranslations) -> str:
+    """The reply to a refused command: :func:`refusal`'s, but never a button's words (a command's
+    use case that lost a race to another change is not an old button)."""
+    text = _by_class(COMMAND_REFUSALS, exc)
+    return t.gettext(text) if text else refusal(exc, t)
+
+
+def too_late_to_join(exc: Exception, game_id: int, t: gettext.NullTranslations) -> str | None:
+    """Join (its link or its button) refused because the game started meanwhile: says so (None:
+    refused for another reason)."""
+    if isinstance(exc, WrongStateError) and exc.status in STARTED:
+        return t.gettext("Game #{id} has already started: it is too late to join it.").format(id=game_id)
+    return None
 
 
 def something_went_wrong(t: gettext.NullTranslations) -> str:
