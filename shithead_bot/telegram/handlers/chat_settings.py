@@ -49,7 +49,7 @@ async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     t = await chat_texts(update, ctx)  # posted in the chat; a refusal to one person is theirs
     if not args:
-        await reply(update, settings_text(current, t), keyboards.turn_times(ctx.codec, chat.id))
+        await reply(update, settings_text(current, t), keyboards.turn_times(ctx.codec, chat.id, t))
         return
     if not is_private(chat) and not await speaks_as_admin(update, context):
         await reply_privately(update, replies.admins_only(texts(update)))

@@ -71,6 +71,8 @@ async def pick(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b
 async def hand_button(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
     """Send my private message for this game again."""
     await ctx.send_hand(b.game_id, presser(update))  # NeedsPrivateChatError: one tap opens the chat
+    if pressed_private(update) is not None:  # pressed in our private chat: the copy arrives right here
+        return Done(replies.sent_below(texts(update)))
     return Done(replies.sent_privately(texts(update)))
 
 

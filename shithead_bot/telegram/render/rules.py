@@ -9,8 +9,7 @@ from engine import NeighborRules, Power, Rules, rank_text
 from shithead_bot.i18n import translations
 from shithead_bot.narrate import a_rank
 from shithead_bot.service import Autoplay, ChatSnapshot
-from shithead_bot.telegram.parsing import turn_text
-from shithead_bot.telegram.render.common import esc
+from shithead_bot.telegram.render.common import duration_text, esc
 from shithead_bot.telegram.render.levels import level_text
 
 SETTINGS_USAGE = (
@@ -96,7 +95,7 @@ def settings_text(chat: ChatSnapshot, t: gettext.NullTranslations) -> str:
                 kind=chat.game_kind, preset=chat.preset, rules=esc(rules)
             ),
             _("Turn time: {turn} · reminders: {reminders}").format(
-                turn=turn_text(chat.turn_seconds), reminders=esc(reminders or _("off"))
+                turn=duration_text(chat.turn_seconds, t), reminders=esc(reminders or _("off"))
             ),
             t.ngettext(
                 "Removal after {n} missed turn (0: never) · deadlines skip quiet hours: {quiet}",
