@@ -31,10 +31,10 @@ def a_rank(rank: int, language: str = "en") -> str:
     return f"{'an' if rank in (8, 14) else 'a'} {rank_text(rank)}"
 
 
-def ordinal(place: int, language: str = "en") -> str:
-    """1st, 2nd, 3rd… (French: 1er, 2e, 3e…)."""
+def ordinal(place: int, language: str = "en", *, feminine: bool = False) -> str:
+    """1st, 2nd, 3rd… (French: 1er, 2e, 3e…; ``feminine``, before a feminine noun such as *place*: 1re)."""
     if language == "fr":
-        return "1er" if place == 1 else f"{place}e"
+        return ("1re" if feminine else "1er") if place == 1 else f"{place}e"
     suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
     return f"{place}{suffix}"
 
@@ -182,9 +182,9 @@ class Narrator:
 
     def _WentOut(self, e: ev.WentOut) -> str:
         if self.is_me(e.seat):
-            return self._("You are out — {place} place!").format(place=ordinal(e.place, self.language))
+            return self._("You are out — {place} place!").format(place=ordinal(e.place, self.language, feminine=True))
         return self._("{name} is out — {place} place!").format(
-            name=self.name(e.seat), place=ordinal(e.place, self.language)
+            name=self.name(e.seat), place=ordinal(e.place, self.language, feminine=True)
         )
 
     def _Forfeited(self, e: ev.Forfeited) -> str:

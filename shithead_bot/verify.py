@@ -67,6 +67,11 @@ def _deal(check: DealCheck, t: gettext.NullTranslations) -> str:
     if check.problem is not None:
         return _("Deal: the game's rules and players make no game ({problem}).").format(problem=check.problem)
     players = t.ngettext("{n} player", "{n} players", check.players).format(n=check.players)
+    if not check.committed:
+        return _(
+            "Deal: dealt again from seed {seed} with the game's rules ({rules}, {players}), but seed and salt do not"
+            " give the fingerprint published at the start: nothing shows this is the deal the players got."
+        ).format(seed=check.seed, rules=check.rules, players=players)
     return _("Deal: dealt again from seed {seed} with the game's rules ({rules}, {players}).").format(
         seed=check.seed, rules=check.rules, players=players
     )
@@ -75,6 +80,8 @@ def _deal(check: DealCheck, t: gettext.NullTranslations) -> str:
 def _moves(verdict: Verdict, check: MovesCheck, t: gettext.NullTranslations) -> str:
     _ = t.gettext
     n = check.count
+    if check.ok and n == 0:
+        return _("Moves: no move was made.")
     if check.ok and check.with_events:
         return t.ngettext(
             "Moves: the {n} move is legal and gives the events recorded.",

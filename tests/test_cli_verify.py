@@ -71,6 +71,8 @@ def test_a_changed_seed_fails(stored: tuple[str, dict[str, Any], int], tmp_path:
         f"but the fingerprint published at the start was {data['commitment']}: this seed or salt is not the one"
         " committed to."
     )
+    assert lines[2].startswith(f"❌ Deal: dealt again from seed {data['seed'] + 1} with the game's rules")
+    assert lines[2].endswith("nothing shows this is the deal the players got.")
     assert lines[-1].startswith("❌")
 
 
@@ -81,7 +83,9 @@ def test_a_changed_salt_fails(stored: tuple[str, dict[str, Any], int], tmp_path:
     code, lines = verify(tmp_path, {**data, "salt": changed})
     assert code == 1
     assert lines[1].startswith("❌ Commitment:")
-    assert [line[0] for line in lines[2:5]] == ["✅", "✅", "✅"]  # the deal and moves are fine; the salt is not
+    # seed or salt: which one changed cannot be told, so the deal is not shown to be the players'; the
+    # moves are legal from it and end as recorded
+    assert [line[0] for line in lines[2:5]] == ["❌", "✅", "✅"]
     assert lines[-1].startswith("❌")
 
 

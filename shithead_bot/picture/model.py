@@ -60,7 +60,8 @@ class TableInfo:
     ``names[seat]`` is each seat's display name (any script); ``title`` e.g. ``"Shithead (smelly) ·
     #12"``; ``deadline`` e.g. ``"23 h left"``, shown at the seat to act; ``actions`` the last few
     actions in words, oldest first (the last two or three are drawn); ``status`` a banner such as
-    ``"Paused"``; ``turn`` overrides whose turn is highlighted (default: the view's ``to_act``).
+    ``"Paused"``; ``turn`` overrides whose turn is highlighted (default: the view's ``to_act``);
+    ``ended``: the game was ended before its end (aborted): nobody's turn, nobody swapping.
     """
 
     names: Sequence[str]
@@ -69,6 +70,7 @@ class TableInfo:
     actions: Sequence[str] = ()
     status: str = ""
     turn: int | None = None
+    ended: bool = False
 
 
 @dataclass(frozen=True)

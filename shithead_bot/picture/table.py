@@ -53,7 +53,7 @@ def check_spectator(view: object) -> None:
 
 
 def _turn(view: ShitheadView | NeighborView, info: TableInfo) -> int | None:
-    if view.phase is Phase.OVER:
+    if view.phase is Phase.OVER or info.ended:
         return None
     return info.turn if info.turn is not None else view.to_act
 
@@ -125,7 +125,7 @@ def _shithead(view: ShitheadView, info: TableInfo, labels: Labels) -> Painter:
     for seat_info, box in zip(view.seats, geo.seats, strict=True):
         _shithead_seat(p, box, seat_info, names[seat_info.seat], view, info, labels, turn == seat_info.seat)
     swap = ""
-    if view.phase is Phase.SWAP:
+    if view.phase is Phase.SWAP and not info.ended:
         swap = labels.swap_phase + (f" · {info.deadline}" if info.deadline else "")
     _header(p, geo.center, info, swap)
     _pile(p, geo.center, view, labels)
@@ -173,7 +173,7 @@ def _shithead_seat(
         p.card(card, left + slot * (cw + gap), top, cw, ch, s, "face_up")
     if lit:
         _turn_line(p, box, s, info, labels)
-    elif view.phase is Phase.SWAP:
+    elif view.phase is Phase.SWAP and not info.ended:
         words = f"✓ {labels.ready}" if seat.ready else labels.swapping
         p.text(x0 + 14, y1 - 36, words, 22, TEXT if seat.ready else MUTED, max_width=w - 28, kind="status", seat=s)
     if lit:

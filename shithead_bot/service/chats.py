@@ -121,6 +121,13 @@ async def ensure_chat(core: Core, chat_id: int, kind: str, title: str) -> ChatSn
         return ChatSnapshot.of(await core.chat(session, chat_id, kind, title))
 
 
+async def chat_language(core: Core, chat_id: int) -> str | None:
+    """The language a chat's admins set for what the bot posts there (None: not set, or no such chat)."""
+    async with core.sessions() as session:
+        chat = await repo.get_chat(session=session, chat_id=chat_id)
+    return chat.language if chat is not None else None
+
+
 async def update_chat(core: Core, chat_id: int, **settings: object) -> ChatSnapshot:
     """Change a chat's settings (game kind, preset, house rules, reminders, timeouts, language…)."""
     async with core.transaction() as session:

@@ -72,6 +72,7 @@ class GameService(Core):
     autoplay_of = query(chats.autoplay_of)
     ensure_chat = use_case(chats.ensure_chat)
     update_chat = use_case(chats.update_chat)
+    chat_language = query(chats.chat_language)
     add_house_rule = use_case(chats.add_house_rule)
     chat_rules = use_case(chats.chat_rules)
     bot_removed = use_case(chats.bot_removed)

@@ -35,16 +35,19 @@ class FingerprintCheck:
 
 @dataclass(frozen=True)
 class DealCheck:
-    """The deal again from the seed; ``problem``: why the rules and seats make no game."""
+    """The deal again from the seed; ``problem``: why the rules and seats make no game;
+    ``committed``: False when seed and salt do not give the published fingerprint, so the deal
+    dealt again here is not shown to be the one the players got."""
 
     seed: int
     players: int
     rules: str
     problem: str | None = None
+    committed: bool = True
 
     @property
     def ok(self) -> bool:
-        return self.problem is None
+        return self.problem is None and self.committed
 
 
 @dataclass(frozen=True)
@@ -117,7 +120,9 @@ def check_export(data: dict[str, Any]) -> Verdict:
     commitment = data.get("commitment")
     names = tuple(str(p["name"]) for p in data["players"])
     computed = fingerprint(game_id, seed, str(salt)) if salt is not None else None
-    checks: list[Check] = [FingerprintCheck(computed, str(commitment) if commitment is not None else None)]
+    printed = FingerprintCheck(computed, str(commitment) if commitment is not None else None)
+    checks: list[Check] = [printed]
+    committed = printed.ok or printed.committed is None  # a game dealt before commitments: nothing to tell
     verdict = Verdict(game_id, str(data["kind"]), names, seed, salt, commitment, ())
     try:
         rules = rules_from_dict(verdict.kind, data["rules"])
@@ -125,7 +130,7 @@ def check_export(data: dict[str, Any]) -> Verdict:
     except EngineError as exc:
         checks.append(DealCheck(seed, len(names), str(data["rules"].get("name", "")), str(exc)))
         return replace(verdict, checks=tuple(checks))
-    checks.append(DealCheck(seed, len(names), rules.name))
+    checks.append(DealCheck(seed, len(names), rules.name, committed=committed))
     moves = checks_moves(state, data["moves"])
     checks.append(moves)
     if moves.ok:

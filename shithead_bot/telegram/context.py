@@ -12,7 +12,7 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.ext import ContextTypes
 
 from shithead_bot.config import Settings
-from shithead_bot.i18n import pick_language, translations
+from shithead_bot.i18n import DEFAULT_LANGUAGE, pick_language, translations
 from shithead_bot.service import GameService, NeedsPrivateChatError, Outbox, ServiceError, UserInfo
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.deliver import Delivery
@@ -138,8 +138,27 @@ def language_of(update: Update) -> str:
 
 
 def texts(update: Update) -> gettext.NullTranslations:
-    """The gettext translations for whoever sent this update."""
+    """The gettext translations for whoever sent this update: for what only they read (a press's
+    toast, a message in their private chat, a refusal sent them in private)."""
     return translations(language_of(update))
+
+
+async def chat_language(update: Update, ctx: BotContext) -> str:
+    """The language of what the bot posts in the update's chat, which everyone there reads: in a
+    group, the chat's setting (English unless a chat admin set one), whoever wrote; in a private
+    chat, the setting its player made there, else their own language."""
+    chat = update.effective_chat
+    if chat is None:
+        return language_of(update)
+    chosen = await ctx.service.chat_language(chat.id)
+    if is_private(chat):
+        return chosen or language_of(update)
+    return chosen or DEFAULT_LANGUAGE
+
+
+async def chat_texts(update: Update, ctx: BotContext) -> gettext.NullTranslations:
+    """The gettext translations of :func:`chat_language`: for a reply posted in the chat."""
+    return translations(await chat_language(update, ctx))
 
 
 async def is_chat_admin(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:

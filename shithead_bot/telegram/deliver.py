@@ -263,9 +263,16 @@ class Delivery:
     # ----------------------------------------------------------------- private messages
 
     def page_for(self, game: GameSnapshot, seat: SeatSnapshot | None = None) -> Page:
-        """A player's private messages come in their own Telegram language; the group's in the
-        chat's (English unless set). A chat's language setting overrides both."""
-        language = game.chat.language or (pick_language(seat.language) if seat is not None else "en")
+        """A player's private messages come in their own Telegram language, whatever the group's
+        setting; the group's in the chat's (English unless set). A game in a player's own private
+        chat speaks their language there too, unless they set that chat's."""
+        if game.chat.kind == "private":
+            own = seat or next((s for s in game.seats if s.player_id is not None), None)
+            language = game.chat.language or pick_language(own.language if own is not None else None)
+        elif seat is not None:
+            language = pick_language(seat.language)
+        else:
+            language = game.chat.language or "en"
         return Page(game, self.codec, language, self.bot_username)
 
     async def _seat_notices(self, b: Batch, number: int, notices: list[Notice]) -> None:

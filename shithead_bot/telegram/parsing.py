@@ -28,7 +28,6 @@ __all__ = [
     "parse_timeouts",
     "parse_timezone",
     "parse_turn_time",
-    "turn_text",
 ]
 
 TURN_CHOICES: dict[str, int | None] = {
@@ -104,11 +103,6 @@ def parse_reminders(items: Sequence[str]) -> list[str]:
 def parse_quiet_hours(text: str) -> QuietHours:
     """``23:00-08:00 Europe/Paris`` (the zone may be left out: UTC)."""
     return QuietHours.parse(text)
-
-
-def turn_text(seconds: int | None) -> str:
-    """A turn time as its choice's name (``24h``), or in seconds when it is not one of them."""
-    return next((name for name, value in TURN_CHOICES.items() if value == seconds), f"{seconds}s")
 
 
 @dataclass(frozen=True)

@@ -6,11 +6,10 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.conftest import start_all
-from tests.e2e.harness import GROUP, BotProcess, Player, asks_to_act, bot_says, find
+from tests.e2e.harness import GROUP, BotProcess, Player, asks_to_act, bot_says, current, find, open_lobby
 from tests.support.fakebot import FakeTelegram
 
 pytestmark = pytest.mark.slow
-
 
 
 async def test_confirmations_settings_and_quiet_answer_the_right_person(
@@ -50,3 +49,31 @@ async def test_a_private_game_says_its_limit_and_opens_with_few_messages(
     assert len(opened) == 1, [m.text[:60] for m in opened]  # the swap message: it is the table too
     assert "Deal fingerprint" in opened[0].text
     assert not [(m.text[:40], b) for m in opened for b in m.buttons if b.url]
+
+
+async def test_the_group_reads_the_chats_language_and_a_person_their_own(
+    fake: FakeTelegram, bot: BotProcess, players: list[Player]
+) -> None:
+    """Issue 34 item 2: what is posted in the group follows the chat's setting (English while it is
+    each player's own); a toast or a private answer follows its reader's language."""
+    alice, bob, cleo = players[:3]  # Alice is the admin, English; Bob reads French
+    fake.world.users[bob.user_id].language_code = "fr"
+    await start_all(fake, [alice, bob, cleo])
+    await bob.command("/stats")
+    assert "No rated game yet" in await bot_says(fake, bob.user_id, "rated")
+    lobby = await open_lobby(fake, alice)
+    assert await bob.press(lobby, "✋ Join") != "You are in! Your cards will come here in private."  # his own
+    await cleo.press(lobby, "✋ Join")
+    await fake.wait_for(lambda: "(3/" in current(fake, lobby, alice.user_id).text, timeout=60)
+    await alice.press(lobby, "▶️ Start")
+    await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "· #"), timeout=60)
+    await bob.command("/pause")  # a vote, posted in the group
+    assert "majority of the players" in await bot_says(fake, bob.user_id, "pause")
+
+    await alice.command("/settings language fr")
+    await bot_says(fake, alice.user_id, "Réglages de ce chat")
+    await alice.command("/abort")
+    question = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Annuler la partie"), timeout=60)
+    assert await cleo.press(question, "Non") == "Only whoever asked can answer this."  # a toast: hers
+    await alice.press(question, "Non")
+    assert "La partie continue" in await bot_says(fake, alice.user_id, "La partie continue")

@@ -189,6 +189,9 @@ async def test_a_tampered_export_fails_loudly(sessions: async_sessionmaker[Async
     assert not verdict.checks[2].ok  # dealt from another seed, the recorded moves do not fit
     assert "but the fingerprint published at the start was" in verdict_lines(verdict)[0]
 
-    verdict = tampered(data, salt="0" * 32)
-    assert [c.ok for c in verdict.checks] == [False, True, True, True]
+    assert not verdict.checks[1].ok  # the deal dealt again is not the one committed to
+    assert verdict_lines(verdict)[1].startswith("❌ Deal:")
+
+    verdict = tampered(data, salt="0" * 32)  # seed or salt, which one changed cannot be told: the deal is unproven
+    assert [c.ok for c in verdict.checks] == [False, False, True, True]
     assert verdict_lines(verdict)[0].startswith("❌ Commitment: SHA-256 of game")

@@ -75,6 +75,41 @@ async def test_private_messages_follow_each_players_language(
     assert "Swap phase" in to_group  # groups: English unless the chat says otherwise
 
 
+async def test_a_chats_language_is_its_group_messages_not_its_players_private_ones(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+) -> None:
+    """/settings language fr in a group: the group reads French, Bob still reads English in private."""
+    service = make_service(sessions, clock)
+    amelie, bob = UserInfo(201, "Amélie", language="fr-FR"), UserInfo(202, "Bob", language="en-GB")
+    for person in (amelie, bob):
+        await service.see_user(person, can_message=True)
+    await service.ensure_chat(-42, "group", "Amis")
+    await service.update_chat(-42, language="fr")
+    lobby = await service.open_lobby(-42, amelie, chat_title="Amis")
+    await service.join(lobby.game_id, bob)
+    await service.start(lobby.game_id, amelie.id)
+    bot = RecordingBot()
+    await Outbox(sessions, clock=clock).deliver(Delivery(bot, Codec(b"k"), "bot"))  # type: ignore[arg-type]
+    to_bob = " ".join(text for chat, text in bot.sent if chat == bob.id)
+    to_group = " ".join(text for chat, text in bot.sent if chat == -42)
+    assert "Your hand:" in to_bob
+    assert "Ta main :" not in to_bob
+    assert "Phase d'échange" in to_group or "échange" in to_group
+
+
+async def test_a_game_in_a_private_chat_speaks_its_players_language_throughout(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+) -> None:
+    service = make_service(sessions, clock)
+    amelie = UserInfo(201, "Amélie", language="fr-FR")
+    await service.see_user(amelie, can_message=True)
+    game = await service.open_private_game(amelie, computers=1, level="easy", chat_title="Amélie")
+    view = await service.game_view(game.game_id)
+    delivery = Delivery(RecordingBot(), Codec(b"k"), "bot")  # type: ignore[arg-type]
+    assert delivery.page_for(view).language == "fr"  # the table and the end, in their own chat
+    assert delivery.page_for(view, view.seat(0)).language == "fr"
+
+
 def test_house_rule_titles_and_names_are_escaped() -> None:
     from engine import PRESETS, Outcome
     from shithead_bot.narrate import Narrator

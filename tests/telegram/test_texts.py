@@ -435,3 +435,16 @@ def test_group_texts_name_the_bot_in_their_commands() -> None:
         "Try /newgame@shithead_bot, /settings@shithead_bot rules clear or /help@other; "
         "<b>x</b> https://t.me/shithead_bot?start=a /nope"
     )
+
+
+def test_the_settings_name_the_way_back_to_each_players_language() -> None:
+    """Issue 34 item 2: `language auto` is the way back; a group's setting is its own messages only."""
+    from shithead_bot.i18n import translations
+    from shithead_bot.service import ChatSnapshot
+    from shithead_bot.telegram.render.rules import settings_text
+
+    group = settings_text(ChatSnapshot(-1, language="fr"), translations("en"))
+    assert "/settings language en|fr|auto" in group
+    assert "Language of this chat: fr · private messages: each player's own" in group
+    assert "Language of this chat: en (auto)" in settings_text(ChatSnapshot(-1), translations("en"))
+    assert "Language: your own (auto)" in settings_text(ChatSnapshot(5, kind="private"), translations("en"))

@@ -14,6 +14,7 @@ from shithead_bot.telegram.callback_data import Action, Button, TurnChoice
 from shithead_bot.telegram.context import (
     BotContext,
     bot_context,
+    chat_texts,
     is_chat_admin,
     is_private,
     person,
@@ -41,24 +42,24 @@ async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat, user = update.effective_chat, person(update)
     if chat is None:
         return
-    t = texts(update)
     current = await ctx.service.ensure_chat(chat.id, chat.type, chat.title or (user.first_name if user else ""))
     args = context.args or []
     if args and args[0].lower() == "autoplay":
         await autoplay(update, ctx, args[1:])
         return
+    t = await chat_texts(update, ctx)  # posted in the chat; a refusal to one person is theirs
     if not args:
-        await reply(update, settings_text(current, t), keyboards.turn_times(ctx.codec, chat.id))
+        await reply(update, settings_text(current, t), keyboards.turn_times(ctx.codec, chat.id, t))
         return
     if not is_private(chat) and not await speaks_as_admin(update, context):
-        await reply_privately(update, replies.admins_only(t))
+        await reply_privately(update, replies.admins_only(texts(update)))
         return
     try:
         changed = await change(ctx, chat.id, args[0].lower(), args[1:])
     except (SettingError, EngineError, ValueError) as exc:
         await reply(update, esc(replies.in_words(exc, t)) + "\n" + esc(SETTINGS_USAGE))
         return
-    await reply(update, settings_text(changed, t))
+    await reply(update, settings_text(changed, await chat_texts(update, ctx)))  # maybe a new language
 
 
 async def change(ctx: BotContext, chat_id: int, key: str, values: list[str]) -> ChatSnapshot:

@@ -8,8 +8,7 @@ from telegram import ChatMember, ChatMemberRestricted, Update
 from telegram.constants import ChatMemberStatus
 from telegram.ext import ContextTypes
 
-from shithead_bot.i18n import pick_language, translations
-from shithead_bot.telegram.context import bot_context, is_private
+from shithead_bot.telegram.context import bot_context, chat_texts, is_private
 from shithead_bot.telegram.handlers.respond import follow_up
 from shithead_bot.telegram.render.info import greeting
 
@@ -38,7 +37,7 @@ async def my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         return
     back = await ctx.service.bot_added(chat.id, chat.type, chat.title or "")
     if change.old_chat_member.status in GONE:  # just added: say in one line how to call the bot
-        t = translations(pick_language(change.from_user.language_code if change.from_user else None))
+        t = await chat_texts(update, ctx)  # the whole group reads it: the chat's language
         async with follow_up("the greeting"):  # the group may have removed or muted the bot again
             await context.bot.send_message(chat.id, greeting(t, context.bot.username))
     if back is not None:  # back after a removal: the paused game's table, with ▶️ Resume

@@ -12,6 +12,7 @@ from shithead_bot.telegram.context import (
     ANONYMOUS,
     BotContext,
     bot_context,
+    chat_texts,
     is_chat_admin,
     person,
     speaks_as_admin,
@@ -37,7 +38,7 @@ async def _pause_or_resume(update: Update, context: ContextTypes.DEFAULT_TYPE, *
     chat, user = update.effective_chat, person(update)
     if chat is None:
         return
-    t = texts(update)
+    t = await chat_texts(update, ctx)  # posted in the chat
     game = await ctx.service.open_game(chat.id)
     if game is None:
         await reply(update, replies.no_game_here(t))
@@ -81,14 +82,14 @@ async def abort(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat, user = update.effective_chat, person(update)
     if chat is None:
         return
-    t = texts(update)
+    t = await chat_texts(update, ctx)  # posted in the chat: the question and its answer
     game = await ctx.service.open_game(chat.id)
     if game is None:
         await reply(update, replies.no_game_here(t))
         return
     creator = user is not None and game.created_by == user.id
     if not creator and not await speaks_as_admin(update, context):
-        await reply_privately(update, replies.creator_or_admin_only(t))
+        await reply_privately(update, replies.creator_or_admin_only(texts(update)))
         return
     owner = ANONYMOUS if user is None else user.id  # an anonymous admin's: any chat admin answers it
     question = replies.abort_question(game.id, t)
@@ -99,7 +100,7 @@ async def abort(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def abort_answer(update: Update, context: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
     """The confirmation's answer: aborts if its owner is the game's creator or a chat admin; an
     anonymous admin's confirmation is answered by any chat admin."""
-    t = texts(update)
+    t = await chat_texts(update, ctx)  # the question, closed where everyone reads it
     game = await ctx.service.game_view(b.game_id)
     admin = await is_chat_admin(context, game.chat.id, presser(update))
     if not confirmed(update, b, admin=admin):

@@ -12,7 +12,15 @@ from telegram.ext import ContextTypes
 
 from shithead_bot.service import OVERALL
 from shithead_bot.telegram.callback_data import BadCallbackError
-from shithead_bot.telegram.context import bot_context, is_private, language_of, texts, user_info
+from shithead_bot.telegram.context import (
+    bot_context,
+    chat_language,
+    chat_texts,
+    is_private,
+    language_of,
+    texts,
+    user_info,
+)
 from shithead_bot.telegram.handlers import lobby, play
 from shithead_bot.telegram.handlers.respond import reply
 from shithead_bot.telegram.render import keyboards, replies
@@ -24,7 +32,7 @@ log = logging.getLogger(__name__)
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/help: what the bot does and its commands."""
-    await reply(update, help_text(texts(update)))
+    await reply(update, help_text(await chat_texts(update, bot_context(context))))
 
 
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -59,7 +67,7 @@ async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     if chat is None:
         return
     rules = await ctx.service.chat_rules(chat.id, chat.type, chat.title or "")
-    await reply(update, rules_text(rules, language_of(update)))
+    await reply(update, rules_text(rules, await chat_language(update, ctx)))
 
 
 async def games(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -69,7 +77,7 @@ async def games(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user = update.effective_user
     if user is None:
         return
-    t = texts(update)
+    t = texts(update)  # the list goes to them in private; a note in the group is the chat's
     mine = await ctx.service.games_of(user.id)
     text = games_text(mine, t)
     markup = keyboards.my_games(ctx.codec, mine, language_of(update)) if mine else None
@@ -79,11 +87,11 @@ async def games(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     try:
         await context.bot.send_message(user.id, text, parse_mode=ParseMode.HTML, reply_markup=markup)
     except Forbidden:
-        cannot = replies.cannot_message_you(t)
+        cannot = replies.cannot_message_you(await chat_texts(update, ctx))
         link = keyboards.open_private_chat(cannot.label, f"https://t.me/{ctx.bot_username}")
         await reply(update, cannot.text, link)
         return
-    await reply(update, replies.games_sent_privately(t))
+    await reply(update, replies.games_sent_privately(await chat_texts(update, ctx)))
 
 
 async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -93,7 +101,7 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
-    t = texts(update)
+    t = await chat_texts(update, ctx)
     if is_private(chat):
         mine = await ctx.service.player_ratings(user.id)
         computers = [r for r in await ctx.service.chat_ratings(OVERALL) if r.level is not None]

@@ -3,6 +3,8 @@ Join (also through a deep link), Leave, computers, Start — and Rematch at the 
 
 from __future__ import annotations
 
+import gettext
+
 from telegram import Update
 from telegram.ext import ContextTypes
 
@@ -14,6 +16,7 @@ from shithead_bot.telegram.context import (
     BotContext,
     anonymous_admin,
     bot_context,
+    chat_texts,
     is_chat_admin,
     is_private,
     texts,
@@ -33,7 +36,7 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
-    t = texts(update)
+    t = await chat_texts(update, ctx)  # posted in the chat
     asked = parse_newgame(context.args or [])
     if asked is None:
         await reply(update, replies.unknown_game(t))
@@ -62,14 +65,14 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     if result.ignored_settings:
         await reply(update, replies.saved_rules_ignored(result.ignored_settings, t))
-    await tell_about_levels(update, asked)
+    await tell_about_levels(update, asked, t)
     await ctx.deliver(result.game_id)
 
 
-async def tell_about_levels(update: Update, asked: NewGame) -> None:
+async def tell_about_levels(update: Update, asked: NewGame, t: gettext.NullTranslations) -> None:
     """In private without a level: which level the computers play at, and how to choose one. In a
     group, where a level or a number was given: computers are added with the lobby's buttons."""
-    chat, t = update.effective_chat, texts(update)
+    chat = update.effective_chat
     if chat is None:
         return
     if is_private(chat) and asked.level is None:

@@ -16,10 +16,10 @@ from shithead_bot.service import (
     StaleVersionError,
 )
 from shithead_bot.telegram.callback_data import Action, Button
-from shithead_bot.telegram.context import BotContext, bot_context, is_private, language_of, texts
+from shithead_bot.telegram.context import BotContext, bot_context, chat_texts, is_private, texts
 from shithead_bot.telegram.handlers.presses import Done, Press, close_confirmation, confirmed, presser
 from shithead_bot.telegram.handlers.respond import follow_up, reply
-from shithead_bot.telegram.render import Page, keyboards, private, replies
+from shithead_bot.telegram.render import keyboards, private, replies
 from shithead_bot.telegram.render.away import back_text
 
 
@@ -56,7 +56,7 @@ async def pick(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b
     if seat.keyboard_version != b.version or game.status != GameStatus.SWAPPING:
         raise StaleVersionError("an old swap keyboard")
     picked = parse_rank(b.argument) if b.argument else None
-    rendered = private.swap(Page(game, ctx.codec, language_of(update), ctx.bot_username), seat, picked)
+    rendered = private.swap(ctx.delivery.page_for(game, seat), seat, picked)  # as its message was sent
     async with follow_up("the swap keyboard's edit"):
         await update.callback_query.edit_message_text(
             rendered.text, parse_mode=ParseMode.HTML, reply_markup=rendered.markup
@@ -67,6 +67,8 @@ async def pick(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b
 async def hand_button(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
     """Send my private message for this game again."""
     await ctx.send_hand(b.game_id, presser(update))  # NeedsPrivateChatError: one tap opens the chat
+    if pressed_private(update) is not None:  # pressed in our private chat: the copy arrives right here
+        return Done(replies.sent_below(texts(update)))
     return Done(replies.sent_privately(texts(update)))
 
 
@@ -76,7 +78,7 @@ async def hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user, chat = update.effective_user, update.effective_chat
     if user is None:
         return
-    t = texts(update)
+    t = await chat_texts(update, ctx)  # posted in the chat
     mine = await ctx.service.games_of(user.id)
     if chat is not None and not is_private(chat):
         mine = [g for g in mine if g.chat.id == chat.id]
@@ -110,7 +112,7 @@ async def forfeit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user, chat = update.effective_user, update.effective_chat
     if user is None or chat is None:
         return
-    t = texts(update)
+    t = await chat_texts(update, ctx)  # posted in the chat: the question and its answer
     mine = await ctx.service.games_of(user.id)
     if not is_private(chat):
         mine = [g for g in mine if g.chat.id == chat.id]
@@ -125,7 +127,7 @@ async def forfeit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def forfeit_answer(update: Update, _c: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
     """The confirmation's answer: only the player who asked may give it."""
-    t = texts(update)
+    t = await chat_texts(update, ctx)
     if not confirmed(update, b):
         await close_confirmation(update, replies.forfeit_answered(b.game_id, False, t))
         return Done()

@@ -16,7 +16,7 @@ from engine import EngineError
 from shithead_bot.service import ServiceError
 from shithead_bot.service.unit import fault_name, is_transient
 from shithead_bot.telegram.botapi import is_outage
-from shithead_bot.telegram.context import anonymous_admin, bot_context, for_a_channel, texts
+from shithead_bot.telegram.context import anonymous_admin, bot_context, chat_texts, for_a_channel, texts
 from shithead_bot.telegram.handlers.respond import answer, reply
 from shithead_bot.telegram.render import replies
 
@@ -84,10 +84,10 @@ async def senders(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     command = command_of(update)
     if for_a_channel(update):
         if command is not None:
-            await reply(update, replies.channel_cannot_play(texts(update)))
+            await reply(update, replies.channel_cannot_play(await chat_texts(update, bot_context(context))))
         raise ApplicationHandlerStop
     if anonymous_admin(update) and command in PERSONAL:
-        await reply(update, replies.anonymous_cannot_play(texts(update)))
+        await reply(update, replies.anonymous_cannot_play(await chat_texts(update, bot_context(context))))
         raise ApplicationHandlerStop
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import ContextTypes
 
+from shithead_bot.i18n import translations
 from shithead_bot.service import GameNotFoundError, NotOverYetError, ServiceError
-from shithead_bot.telegram.context import bot_context, is_private, language_of, texts
+from shithead_bot.telegram.context import bot_context, chat_language, is_private
 from shithead_bot.telegram.handlers.respond import reply
 from shithead_bot.telegram.render import replies
 from shithead_bot.telegram.render.commitment import not_over_text, verdict_text, verify_help_text
@@ -18,7 +19,8 @@ async def verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat = update.effective_chat
     if chat is None:
         return
-    t = texts(update)
+    language = await chat_language(update, ctx)  # posted in the chat
+    t = translations(language)
     number = game_number(context.args or [])
     if number == 0:
         await reply(update, verify_help_text(t))
@@ -35,7 +37,7 @@ async def verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     except ServiceError as exc:
         await reply(update, replies.command_refusal(exc, t))
     else:
-        await reply(update, verdict_text(verdict, t, language_of(update)))
+        await reply(update, verdict_text(verdict, t, language))
 
 
 def game_number(args: list[str]) -> int | None:

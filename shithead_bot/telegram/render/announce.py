@@ -27,9 +27,12 @@ def announce(page: Page, notice: Notice) -> Rendered | None:
     if what is Announcement.STARTED:
         return started(page)
     text = _TEXTS[what](page, name, data)
-    if page.game.chat.kind != "private":  # privacy mode: a bare /command may not reach the bot
-        text = addressed(text, page.bot_username)
-    return Rendered("\n".join([text, *reveal_lines(page)]) if what in REVEALING else text)
+    return Rendered(for_the_chat(page, "\n".join([text, *reveal_lines(page)]) if what in REVEALING else text))
+
+
+def for_the_chat(page: Page, text: str) -> str:
+    """In a group, every command written /cmd@bot: in privacy mode a bare /command may not reach it."""
+    return addressed(text, page.bot_username) if page.game.chat.kind != "private" else text
 
 
 def game_over(page: Page, data: AnnouncePayload) -> Rendered:
@@ -49,7 +52,7 @@ def game_over(page: Page, data: AnnouncePayload) -> Rendered:
         winners = [esc(page.names[s]) for s in data.winners or ()]
         lines.append(_("👑 {names} won!").format(names=", ".join(winners)))
     lines += reveal_lines(page)
-    return Rendered("\n".join(lines), keyboards.rematch(page))
+    return Rendered(for_the_chat(page, "\n".join(lines)), keyboards.rematch(page))
 
 
 def started(page: Page) -> Rendered:
@@ -73,7 +76,8 @@ def topic_gone(page: Page) -> Rendered:
 
 
 def _went_out(page: Page, name: str, data: AnnouncePayload) -> str:
-    return page._("🎉 {name} is out — {place} place!").format(name=name, place=ordinal(data.place or 0, page.language))
+    place = ordinal(data.place or 0, page.language, feminine=True)  # "1re place"
+    return page._("🎉 {name} is out — {place} place!").format(name=name, place=place)
 
 
 def _eliminated(page: Page, name: str, data: AnnouncePayload) -> str:

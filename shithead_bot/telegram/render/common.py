@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import gettext
 import html
 import re
 from collections.abc import Sequence
@@ -86,6 +87,24 @@ def relative(until: datetime, now: datetime, _: Any) -> str:
     if seconds < 48 * 3600:
         return _("in {n} h").format(n=round(seconds / 3600))
     return _("in {n} days").format(n=round(seconds / 86400))
+
+
+def duration_text(seconds: int | None, t: gettext.NullTranslations) -> str:
+    """A duration as a person says it, the one format of every turn time: "30 s", "2 min",
+    "1 h 30 min", "24 h", "3 days"; None: "no limit"."""
+    _ = t.gettext
+    if seconds is None:
+        return _("no limit")
+    if seconds < 60 or seconds % 60:
+        return _("{n} s").format(n=seconds)
+    hours, minutes = divmod(seconds // 60, 60)
+    if not hours:
+        return _("{n} min").format(n=minutes)
+    if minutes:
+        return _("{h} h {min} min").format(h=hours, min=minutes)
+    if hours < 48 or hours % 24:
+        return _("{n} h").format(n=hours)
+    return t.ngettext("{n} day", "{n} days", hours // 24).format(n=hours // 24)
 
 
 def time_tag(at: datetime, time_format: str, fallback: str) -> str:
@@ -211,9 +230,15 @@ class Page:
             elif move.actor == Actor.AUTOPLAY and move.seat == me and told:
                 told[0] = self._("⏩ You had no other move — {what}").format(what=told[0][:1].lower() + told[0][1:])
             elif move.actor == Actor.STANDIN and move.seat == me and told:
-                told[0] = self._("🤖 Your stand-in: {what}").format(what=told[0][:1].lower() + told[0][1:])
+                told[0] = self.stood_in(me, events) or told[0]
             lines.extend(told)
         return lines
+
+    def stood_in(self, me: int, events: Sequence[ev.Event]) -> str | None:
+        """My stand-in's move, told as its own ("🤖 Your stand-in played 5♥"), never as mine."""
+        names = [self._("your stand-in") if seat == me else name for seat, name in enumerate(self.names)]
+        told = Narrator(names, self.rules, self.language, escape=esc).lines(events)
+        return f"🤖 {told[0][:1].upper()}{told[0][1:]}" if told else None
 
     @staticmethod
     def _told(event: ev.Event, seat: int, me: int | None, play_only: bool, timeout: bool) -> bool:

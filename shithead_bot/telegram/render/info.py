@@ -29,13 +29,15 @@ COMMANDS = [
 ]
 
 
-COMMAND_NAMES = frozenset(["start", *(name for name, _ in COMMANDS)])
+PRIVATE_ONLY = frozenset({"quiet", "away", "back"})  # answered in our private chat only: never /cmd@bot
+COMMAND_NAMES = frozenset(["start", *(name for name, _ in COMMANDS)]) - PRIVATE_ONLY
 BARE_COMMAND = re.compile(r"(?<![\w/.:@<])/([a-z]+)\b(?![@\w])")
 
 
 def addressed(text: str, bot_username: str) -> str:
     """Every command of ours in a group text, written ``/cmd@botname``: with privacy mode on, a bare
-    ``/cmd`` reaches the bot only when no other bot posted after it (Bot API FAQ)."""
+    ``/cmd`` reaches the bot only when no other bot posted after it (Bot API FAQ). Not those meant
+    for our private chat only (/quiet, /away, /back), which are written there, bare."""
     if not bot_username:
         return text
 
@@ -89,8 +91,9 @@ def record_text(mine: PlayerRecord | None, t: gettext.NullTranslations) -> str:
     if mine is None:
         return _("No finished game yet.")
     games = t.ngettext("{n} game", "{n} games", mine.games).format(n=mine.games)
-    text = _("🏆 Your record: {games}, {wins} won, {losers} times the loser, average place {average:.2f}.").format(
-        games=games, wins=mine.firsts, losers=mine.losers, average=mine.average_place
+    losers = t.ngettext("{n} time the loser", "{n} times the loser", mine.losers).format(n=mine.losers)
+    text = _("🏆 Your record: {games}, {wins} won, {losers}, average place {average:.2f}.").format(
+        games=games, wins=mine.firsts, losers=losers, average=mine.average_place
     )
     if mine.stood_in_moves:
         moves = t.ngettext("{n} move", "{n} moves", mine.stood_in_moves).format(n=mine.stood_in_moves)

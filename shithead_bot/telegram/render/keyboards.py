@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import gettext
 from collections.abc import Callable, Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -14,7 +15,7 @@ from shithead_bot.i18n import translations
 from shithead_bot.service import GameStatus, PlayerGame
 from shithead_bot.telegram.callback_data import Action, Button, Codec, ComputerChoice, Confirm, TurnChoice
 from shithead_bot.telegram.parsing import AWAY_CHOICES, TURN_CHOICES
-from shithead_bot.telegram.render.common import Page, rows
+from shithead_bot.telegram.render.common import Page, duration_text, rows
 from shithead_bot.telegram.render.levels import level_text
 
 Keyboard = list[list[InlineKeyboardButton]]
@@ -163,13 +164,14 @@ def confirmation(codec: Codec, action: Action, game_id: int, owner: int, yes: st
     return InlineKeyboardMarkup([[answer(yes, True), answer(no, False)]])
 
 
-def turn_times(codec: Codec, chat_id: int) -> InlineKeyboardMarkup:
-    """/settings: one button per turn-time choice."""
+def turn_times(codec: Codec, chat_id: int, t: gettext.NullTranslations) -> InlineKeyboardMarkup:
+    """/settings: one button per turn-time choice, said as the settings say it ("5 min")."""
     buttons = [
         InlineKeyboardButton(
-            name, callback_data=codec.encode(Button(Action.SETTING, 0, 0, str(TurnChoice(name, chat_id))))
+            duration_text(seconds, t),
+            callback_data=codec.encode(Button(Action.SETTING, 0, 0, str(TurnChoice(name, chat_id)))),
         )
-        for name in TURN_CHOICES
+        for name, seconds in TURN_CHOICES.items()
     ]
     return InlineKeyboardMarkup(rows(buttons))
 

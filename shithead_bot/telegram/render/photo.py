@@ -44,13 +44,14 @@ def labels(page: Page) -> Labels:
 def info(page: Page, told: Sequence[str]) -> TableInfo:
     """The picture's words besides the view; ``told``: the moves in words, oldest first."""
     game = page.game
-    status = {GameStatus.PAUSED: page._("Paused"), GameStatus.ABORTED: page._("Game ended")}.get(game.game.status, "")
+    status = {GameStatus.PAUSED: page._("Paused"), GameStatus.ABORTED: page._("Game aborted")}.get(game.game.status, "")
     return TableInfo(
         names=list(page.names),
         title=f"{visible_text(page.title())} · #{page.game_id}",
         deadline=page.picture_deadline(),
         actions=[visible_text(line) for line in told[-3:]],
         status=status,
+        ended=game.game.status == GameStatus.ABORTED,
     )
 
 
@@ -70,7 +71,7 @@ def caption(page: Page, view: ShitheadView | NeighborView, told: Sequence[str]) 
     if view.outcome is not None:
         lines.append(page.narrator.result(view.outcome))
     elif page.game.is_over:
-        lines.append(_("Game ended"))
+        lines.append(_("🛑 Game aborted."))
     elif not isinstance(view, NeighborView) and view.phase is Phase.SWAP:
         swap = _("Swap phase: choose your face-up cards in your private chat. {deadline}")
         lines.append(swap.format(deadline=page.deadline()).rstrip())

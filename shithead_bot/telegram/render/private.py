@@ -159,7 +159,11 @@ def reminder(page: Page, seat: SeatSnapshot, data: ReminderPayload) -> Rendered:
     why = data.what
     game = page.game.game
     chat, left = page.chat_title(), page.when(game.deadline_at) if game.deadline_at else ""
-    if why is Reminder.NUDGE:
+    if why is Reminder.NUDGE and page.game.in_swap_phase:  # nobody's turn: everybody swaps
+        head = _("⏰ {name} nudges you: swap your cards and press Ready in {chat} #{id} — time is up {left}.").format(
+            name=esc(data.by or ""), chat=chat, id=game.id, left=left
+        )
+    elif why is Reminder.NUDGE:
         head = _("⏰ {name} nudges you: it is your turn in {chat} #{id} — time is up {left}.").format(
             name=esc(data.by or ""), chat=chat, id=game.id, left=left
         )

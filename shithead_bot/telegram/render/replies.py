@@ -30,8 +30,8 @@ from shithead_bot.service import (
     WrongStateError,
 )
 from shithead_bot.telegram.callback_data import BadCallbackError, NotYourQuestionError
-from shithead_bot.telegram.parsing import SettingError
-from shithead_bot.telegram.render.common import esc
+from shithead_bot.telegram.parsing import TURN_CHOICES, SettingError
+from shithead_bot.telegram.render.common import duration_text, esc
 from shithead_bot.telegram.render.levels import level_text
 
 # ----------------------------------------------------------------------------- refusals
@@ -247,6 +247,11 @@ def sent_privately(t: gettext.NullTranslations) -> str:
     return t.gettext("Sent to our private chat.")
 
 
+def sent_below(t: gettext.NullTranslations) -> str:
+    """My cards asked for in our private chat: the fresh copy is the newest message there."""
+    return t.gettext("Here they are, below.")
+
+
 def no_game_going_on(t: gettext.NullTranslations) -> str:
     return t.gettext("You have no game going on.")
 
@@ -291,7 +296,8 @@ def admins_only(t: gettext.NullTranslations) -> str:
 
 
 def turn_time_set(name: str, t: gettext.NullTranslations) -> str:
-    return t.gettext("Turn time: {turn}").format(turn=name)
+    """A turn-time button's answer, the time said as everywhere else ("5 min")."""
+    return t.gettext("Turn time: {turn}").format(turn=duration_text(TURN_CHOICES.get(name), t))
 
 
 def in_words(exc: Exception, t: gettext.NullTranslations) -> str:

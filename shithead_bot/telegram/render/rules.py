@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import gettext
+from collections.abc import Callable
 
 from engine import NeighborRules, Power, Rules, rank_text
 from shithead_bot.i18n import translations
 from shithead_bot.narrate import a_rank
 from shithead_bot.service import Autoplay, ChatSnapshot
-from shithead_bot.telegram.parsing import turn_text
-from shithead_bot.telegram.render.common import esc
+from shithead_bot.telegram.render.common import duration_text, esc
 from shithead_bot.telegram.render.levels import level_text
 
 SETTINGS_USAGE = (
     "/settings turn 1h · /settings reminders 50% 1h (or off, default) · /settings timeouts 3 (0: never) · "
     "/settings quiet_deadlines on · /settings game shithead|neighbor · /settings preset smelly · "
-    "/settings rule 8=skip · /settings rules clear · /settings table picture|text · /settings language en · "
+    "/settings rule 8=skip · /settings rules clear · /settings table picture|text · /settings language en|fr|auto · "
     "/settings timezone Europe/Paris · /settings standin easy|normal|hard · /settings on_timeout standin|minimal · "
     "/settings after_timeouts remove|computer · in private, yours: /settings autoplay off|public|all"
 )
@@ -95,7 +95,7 @@ def settings_text(chat: ChatSnapshot, t: gettext.NullTranslations) -> str:
                 kind=chat.game_kind, preset=chat.preset, rules=esc(rules)
             ),
             _("Turn time: {turn} · reminders: {reminders}").format(
-                turn=turn_text(chat.turn_seconds), reminders=esc(reminders or _("off"))
+                turn=duration_text(chat.turn_seconds, t), reminders=esc(reminders or _("off"))
             ),
             t.ngettext(
                 "Removal after {n} missed turn (0: never) · deadlines skip quiet hours: {quiet}",
@@ -107,13 +107,22 @@ def settings_text(chat: ChatSnapshot, t: gettext.NullTranslations) -> str:
                 on_timeout=_("the stand-in's move") if chat.on_timeout == "standin" else _("the minimal move"),
                 after=_("a computer takes the seat") if chat.after_timeouts == "computer" else _("removal"),
             ),
-            _("Language: {language}").format(language=chat.language or _("each player's own")),
+            language_line(chat, _),
             _("Table: {style} · time zone of the picture: {zone}").format(
                 style=_("picture") if chat.table_is_picture else _("text"), zone=esc(chat.zone)
             ),
             "",
             esc(SETTINGS_USAGE),
         ]
+    )
+
+
+def language_line(chat: ChatSnapshot, _: Callable[[str], str]) -> str:
+    """Which language the bot writes in here, and that private messages follow each player's own."""
+    if chat.kind == "private":
+        return _("Language: {language}").format(language=chat.language or _("your own (auto)"))
+    return _("Language of this chat: {language} · private messages: each player's own").format(
+        language=chat.language or _("en (auto)")
     )
 
 

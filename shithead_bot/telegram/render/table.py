@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine import NeighborView, Phase, SeatInfo, ShitheadView
 from shithead_bot.narrate import ordinal
+from shithead_bot.service import GameStatus
 from shithead_bot.telegram.render import keyboards
 from shithead_bot.telegram.render.commitment import commitment_lines
 from shithead_bot.telegram.render.common import Page, Rendered, esc, fit_lines
@@ -17,9 +18,21 @@ def table(page: Page) -> Rendered:
     view = page.game.view(None)
     lines = [f"{page.title()} · #{page.game_id}"]
     lines += neighbor_seats(page, view) if isinstance(view, NeighborView) else shithead_seats(page, view)
+    if aborted(page):
+        lines.append(page._("🛑 Game aborted."))
     lines += commitment_lines(page)
     told = [f"· {line}" for line in page.move_lines(page.game.moves)[-5:]]
     return Rendered(fit_lines(lines, ["", *told] if told else []), keyboards.table(page))
+
+
+def aborted(page: Page) -> bool:
+    """An aborted game's last table: nobody's turn, nobody swapping."""
+    return page.game.game.status == GameStatus.ABORTED
+
+
+def acting(page: Page, view: ShitheadView | NeighborView) -> int | None:
+    """The seat to act, as the table shows it (None once the game was aborted)."""
+    return None if aborted(page) else view.to_act
 
 
 def shithead_seats(page: Page, view: ShitheadView) -> list[str]:
@@ -28,7 +41,8 @@ def shithead_seats(page: Page, view: ShitheadView) -> list[str]:
         page.pile_line(view),
         _("Stock: {stock} · Burned: {burned}").format(stock=view.stock_count, burned=view.discard_count),
     ]
-    swapping = view.phase is Phase.SWAP
+    swapping = view.phase is Phase.SWAP and not aborted(page)
+    to_act = acting(page, view)
     for info in view.seats:
         name = esc(page.names[info.seat])
         if info.place is not None:
@@ -39,9 +53,9 @@ def shithead_seats(page: Page, view: ShitheadView) -> list[str]:
             )
             lines.append(f"   {name} — {out}")
             continue
-        marker = "▶" if view.to_act == info.seat else " "
+        marker = "▶" if to_act == info.seat else " "
         ready = (_(" — ready ✅") if info.ready else _(" — swapping")) if swapping else ""
-        turn = f"  {page.deadline()}" if view.to_act == info.seat else ""
+        turn = f"  {page.deadline()}" if to_act == info.seat else ""
         who = _("{name}: {cards}").format(name=f"<b>{name}</b>{ready}", cards=seat_cards(page, info))
         lines.append(f"{marker} {who}{turn}")
     if swapping:
@@ -67,14 +81,15 @@ def seat_cards(page: Page, info: SeatInfo) -> str:
 def neighbor_seats(page: Page, view: NeighborView) -> list[str]:
     _ = page._
     lines = [_("Hand {n} · {dealer} deals").format(n=view.hand_number, dealer=esc(page.names[view.dealer]))]
+    to_act = acting(page, view)
     for info in view.seats:
         name = esc(page.names[info.seat])
         if not info.active:
             lines.append(f"   {name} — " + _("out, {place}").format(place=ordinal(info.place or 0, page.language)))
             continue
-        marker = "▶" if view.to_act == info.seat else " "
+        marker = "▶" if to_act == info.seat else " "
         dealer = _(" (dealer)") if info.seat == view.dealer else ""
-        turn = f"  {page.deadline()}" if view.to_act == info.seat else ""
+        turn = f"  {page.deadline()}" if to_act == info.seat else ""
         lines.append(f"{marker} <b>{name}</b>{dealer} {'♥' * info.lives}{turn}")
     for seat, king in view.blocked:
         who = _("the deck") if seat is None else esc(page.names[seat])
