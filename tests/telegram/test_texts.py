@@ -435,3 +435,34 @@ def test_group_texts_name_the_bot_in_their_commands() -> None:
         "Try /newgame@shithead_bot, /settings@shithead_bot rules clear or /help@other; "
         "<b>x</b> https://t.me/shithead_bot?start=a /nope"
     )
+
+
+# ------------------------------------------------------------------------- who made a move
+
+
+def test_past_moves_are_told_by_who_made_them_not_by_who_stands_in_now() -> None:
+    """Cleo played her 4 herself, then went away: the stand-in picked up for her. The table tells
+    her own move as hers and the stand-in's with the 🤖 — while she is away (the seat's name has the
+    🤖 beside it) and after she is back (it has not) alike; so do the picture's caption and the
+    others' "since your last turn" lines."""
+    from shithead_bot.telegram.render import photo, table
+
+    state = playing()
+    four = card_of(2)
+    moves = (
+        line(5, 2, ev.Played(2, "h", (four,))),
+        MoveLine(6, 2, "p", "standin", (ev.PickedUp(2, 2, None),)),
+    )
+    hers, stand_in = f"Cleo played {four}", "🤖 Cleo picked up the pile (2 cards)"
+    for away in (True, False):
+        game = snapshot(state, moves=moves).with_seat(2, stood_in=away)
+        page = page_of(game)
+        assert page.move_lines(moves) == [hers, stand_in], f"away: {away}"
+        assert table.table(page).text.splitlines()[-2:] == [f"· {hers}", f"· {stand_in}"]
+        made = photo.table_photo(page)
+        assert made.caption.text.splitlines()[-1] == f"· {stand_in}"
+        assert private.since_last_turn(page, 0)[-2:] == [hers, stand_in]
+    back = snapshot(state, moves=moves)
+    mine = page_of(back).move_lines(moves, me=2)  # Cleo's own chat: her move, then her stand-in's
+    assert mine[0] == f"You played {four}"
+    assert mine[1].startswith("🤖 Your stand-in: ")
