@@ -466,3 +466,33 @@ def test_past_moves_are_told_by_who_made_them_not_by_who_stands_in_now() -> None
     mine = page_of(back).move_lines(moves, me=2)  # Cleo's own chat: her move, then her stand-in's
     assert mine[0] == f"You played {four}"
     assert mine[1].startswith("🤖 Your stand-in: ")
+
+
+def test_the_swap_phase_reminder_threatens_no_removal() -> None:
+    """The swap phase's deadline is not a missed turn: its reminder says what the bot will do
+    (swap sensibly, make you ready), not that you would leave the game."""
+    from shithead_bot.service import Reminder, ReminderPayload
+
+    game = snapshot(new_game("shithead", PRESETS["standard"], 3, 5)).with_chat(max_timeouts=1)
+    assert game.in_swap_phase
+    text = private.reminder(page_of(game), game.seat(0), ReminderPayload(Reminder.REMINDER, timeouts=0)).text
+    assert "I will make a sensible swap and make you ready" in text
+    assert "leave the game" not in text
+
+
+def test_a_forced_first_play_after_a_swap_phase_timeout_is_not_told_as_a_timeout() -> None:
+    """Bob let the swap phase's deadline pass: that is a timeout. His first play, forced, was the
+    bot's autoplay, at no deadline: told as any forced move."""
+    state = playing()
+    four = card_of(2)
+    moves = (
+        MoveLine(3, 1, "t", "timeout", (ev.Readied(1), ev.PlayStarted(1, four.rank))),
+        MoveLine(4, 1, "4", "autoplay", (ev.Played(1, "h", (four,)),)),
+    )
+    game = snapshot(state, moves=moves)
+    assert page_of(game).move_lines(moves) == [
+        "⏰ Time ran out: Bob is ready",
+        "Bob starts with a 4",
+        f"Bob played {four}",
+    ]
+    assert page_of(game).move_lines(moves, me=1)[-1] == f"⏩ You had no other move — you played {four}"

@@ -179,7 +179,7 @@ def reminder(page: Page, seat: SeatSnapshot, data: ReminderPayload) -> Rendered:
     lines = [head, at_deadline(page, seat)]
     limit = page.game.chat.max_timeouts
     timeouts = seat.timeouts_in_row if data.timeouts is None else data.timeouts
-    if limit and timeouts + 1 >= limit:
+    if limit and timeouts + 1 >= limit and not page.game.in_swap_phase:  # the swap phase's deadline does not count
         nth = ordinal(timeouts + 1, page.language)
         if timeouts == 0:
             lines.append(_("If your time runs out, you leave the game."))
