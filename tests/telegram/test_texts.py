@@ -337,6 +337,21 @@ def test_the_last_timeout_warning_says_an_ordinal() -> None:
     assert "If your time runs out, you leave the game." in text
 
 
+def test_the_last_timeout_warning_says_what_the_chat_does_then() -> None:
+    """With ``after_timeouts computer`` nobody leaves: the warning says a computer takes the seat."""
+    from shithead_bot.service import Reminder, ReminderPayload
+
+    game = snapshot(playing()).with_chat(max_timeouts=3, after_timeouts="computer")
+    text = private.reminder(page_of(game), game.seat(0), ReminderPayload(Reminder.REMINDER, timeouts=2)).text
+    assert "leave the game" not in text
+    assert "That would be your 3rd timeout in a row: a computer would play your seat for the rest of the game." in text
+    game = game.with_chat(max_timeouts=1)
+    text = private.reminder(page_of(game), game.seat(0), ReminderPayload(Reminder.REMINDER, timeouts=0)).text
+    assert "If your time runs out, a computer plays your seat for the rest of the game." in text
+    french = private.reminder(page_of(game, "fr"), game.seat(0), ReminderPayload(Reminder.REMINDER, timeouts=0)).text
+    assert "un ordinateur joue à ta place jusqu'à la fin de la partie" in french
+
+
 def test_settings_and_refusals_count_in_the_singular() -> None:
     from shithead_bot.i18n import translations
     from shithead_bot.service import RateLimitedError
