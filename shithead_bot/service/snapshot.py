@@ -54,7 +54,13 @@ class SeatSnapshot:
     @property
     def shown_name(self) -> str:
         """The name at the table: a stood-in seat has the computers' 🤖 beside it."""
-        return f"🤖 {self.name}" if self.stood_in else self.name
+        return self.stand_in_name if self.stood_in else self.name
+
+    @property
+    def stand_in_name(self) -> str:
+        """The name with the computers' 🤖 beside it: a stood-in seat's at the table, and the one a
+        stand-in's move is told with (whoever stands in now)."""
+        return f"🤖 {self.name}"
 
     @classmethod
     def of(

@@ -219,19 +219,23 @@ def pause(tx: GameTx, settings: Settings) -> None:
 def time_out(tx: GameTx, number: int) -> None:
     """Act for a seat whose time ran out (the chat's ``on_timeout``: the minimal move, or the
     stand-in's); after too many timeouts in a row (``after_timeouts``) the player is removed, or a
-    computer takes the seat for the rest of the game. Either way the timeout counts."""
+    computer takes the seat for the rest of the game. Either way a missed turn counts — but not the
+    swap phase's deadline: a one-off choice, made for the player, that says nothing of whether they
+    will play (and the announcement's number is the missed turns that counted)."""
     state = tx.state
     assert state is not None
     seat = tx.seat(number)
-    seat.timeouts_in_row += 1
+    counts = state.phase is not Phase.SWAP
+    seat.timeouts_in_row += counts
     limit = tx.chat.max_timeouts
-    if limit and seat.timeouts_in_row >= limit and tx.chat.after_timeouts == AFTER_TIMEOUTS_COMPUTER:
+    out = counts and bool(limit) and seat.timeouts_in_row >= limit
+    if out and tx.chat.after_timeouts == AFTER_TIMEOUTS_COMPUTER:
         seat.standin = True  # the chain plays the seat from now on (settle follows)
         tx.announce(
             AnnouncePayload(Announcement.TAKEN_OVER, timeouts=seat.timeouts_in_row, level=tx.chat.standin_level), number
         )
         return
-    if limit and seat.timeouts_in_row >= limit and state.phase is not Phase.SWAP:
+    if out:
         tx.removed.add(number)
         apply(tx, number, Forfeit(), Actor.TIMEOUT)
         tx.announce(AnnouncePayload(Announcement.REMOVED, timeouts=seat.timeouts_in_row), number)
@@ -247,11 +251,13 @@ def time_out(tx: GameTx, number: int) -> None:
 def stand_in_for(tx: GameTx, number: int) -> None:
     """The stand-in's move(s) for a seat whose time ran out, at the chat's level and from the
     seat's view only: until the seat is no longer to act (the swap phase: its swaps, then ready;
-    a burn: the lead after it)."""
+    a burn: the lead after it). The turn that timed out ends with its phase: the first play after
+    the swap phase is a new turn, its player's (or, when forced, the bot's autoplay)."""
     state = tx.state
     assert state is not None
+    phase = state.phase
     for _ in range(STAND_IN_CAP):
-        if state.is_over or number not in state.seats_to_act():
+        if state.is_over or state.phase is not phase or number not in state.seats_to_act():
             return
         seed = computer_seed(tx.game.seed, tx.game.move_count)
         apply(tx, number, computer_move(state, number, tx.chat.standin_level, seed), Actor.TIMEOUT)

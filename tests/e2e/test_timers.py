@@ -34,7 +34,7 @@ async def test_fast_game_with_a_player_who_never_answers(
     await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Table: text") is not None, timeout=30)
     await start_game(fake, [alice, bob])
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + 240
+    deadline = loop.time() + 300  # the swap phase's 30 s, then Bob's three missed turns of 30 s, under load
     while loop.time() < deadline and find(fake, GROUP, alice.user_id, "Game over") is None:
         await alice.play_turn()  # Alice plays at once; Bob never answers
         await asyncio.sleep(0.2)

@@ -337,6 +337,21 @@ def test_the_last_timeout_warning_says_an_ordinal() -> None:
     assert "If your time runs out, you leave the game." in text
 
 
+def test_the_last_timeout_warning_says_what_the_chat_does_then() -> None:
+    """With ``after_timeouts computer`` nobody leaves: the warning says a computer takes the seat."""
+    from shithead_bot.service import Reminder, ReminderPayload
+
+    game = snapshot(playing()).with_chat(max_timeouts=3, after_timeouts="computer")
+    text = private.reminder(page_of(game), game.seat(0), ReminderPayload(Reminder.REMINDER, timeouts=2)).text
+    assert "leave the game" not in text
+    assert "That would be your 3rd timeout in a row: a computer would play your seat for the rest of the game." in text
+    game = game.with_chat(max_timeouts=1)
+    text = private.reminder(page_of(game), game.seat(0), ReminderPayload(Reminder.REMINDER, timeouts=0)).text
+    assert "If your time runs out, a computer plays your seat for the rest of the game." in text
+    french = private.reminder(page_of(game, "fr"), game.seat(0), ReminderPayload(Reminder.REMINDER, timeouts=0)).text
+    assert "un ordinateur joue à ta place jusqu'à la fin de la partie" in french
+
+
 def test_settings_and_refusals_count_in_the_singular() -> None:
     from shithead_bot.i18n import translations
     from shithead_bot.service import RateLimitedError
@@ -448,3 +463,64 @@ def test_the_settings_name_the_way_back_to_each_players_language() -> None:
     assert "Language of this chat: fr · private messages: each player's own" in group
     assert "Language of this chat: en (auto)" in settings_text(ChatSnapshot(-1), translations("en"))
     assert "Language: your own (auto)" in settings_text(ChatSnapshot(5, kind="private"), translations("en"))
+
+
+# ------------------------------------------------------------------------- who made a move
+
+
+def test_past_moves_are_told_by_who_made_them_not_by_who_stands_in_now() -> None:
+    """Cleo played her 4 herself, then went away: the stand-in picked up for her. The table tells
+    her own move as hers and the stand-in's with the 🤖 — while she is away (the seat's name has the
+    🤖 beside it) and after she is back (it has not) alike; so do the picture's caption and the
+    others' "since your last turn" lines."""
+    from shithead_bot.telegram.render import photo, table
+
+    state = playing()
+    four = card_of(2)
+    moves = (
+        line(5, 2, ev.Played(2, "h", (four,))),
+        MoveLine(6, 2, "p", "standin", (ev.PickedUp(2, 2, None),)),
+    )
+    hers, stand_in = f"Cleo played {four}", "🤖 Cleo picked up the pile (2 cards)"
+    for away in (True, False):
+        game = snapshot(state, moves=moves).with_seat(2, stood_in=away)
+        page = page_of(game)
+        assert page.move_lines(moves) == [hers, stand_in], f"away: {away}"
+        assert table.table(page).text.splitlines()[-2:] == [f"· {hers}", f"· {stand_in}"]
+        made = photo.table_photo(page)
+        assert made.caption.text.splitlines()[-1] == f"· {stand_in}"
+        assert private.since_last_turn(page, 0)[-2:] == [hers, stand_in]
+    back = snapshot(state, moves=moves)
+    mine = page_of(back).move_lines(moves, me=2)  # Cleo's own chat: her move, then her stand-in's
+    assert mine[0] == f"You played {four}"
+    assert mine[1].startswith("🤖 Your stand-in ")
+
+
+def test_the_swap_phase_reminder_threatens_no_removal() -> None:
+    """The swap phase's deadline is not a missed turn: its reminder says what the bot will do
+    (swap sensibly, make you ready), not that you would leave the game."""
+    from shithead_bot.service import Reminder, ReminderPayload
+
+    game = snapshot(new_game("shithead", PRESETS["standard"], 3, 5)).with_chat(max_timeouts=1)
+    assert game.in_swap_phase
+    text = private.reminder(page_of(game), game.seat(0), ReminderPayload(Reminder.REMINDER, timeouts=0)).text
+    assert "I will make a sensible swap and make you ready" in text
+    assert "leave the game" not in text
+
+
+def test_a_forced_first_play_after_a_swap_phase_timeout_is_not_told_as_a_timeout() -> None:
+    """Bob let the swap phase's deadline pass: that is a timeout. His first play, forced, was the
+    bot's autoplay, at no deadline: told as any forced move."""
+    state = playing()
+    four = card_of(2)
+    moves = (
+        MoveLine(3, 1, "t", "timeout", (ev.Readied(1), ev.PlayStarted(1, four.rank))),
+        MoveLine(4, 1, "4", "autoplay", (ev.Played(1, "h", (four,)),)),
+    )
+    game = snapshot(state, moves=moves)
+    assert page_of(game).move_lines(moves) == [
+        "⏰ Time ran out: Bob is ready",
+        "Bob starts with a 4",
+        f"Bob played {four}",
+    ]
+    assert page_of(game).move_lines(moves, me=1)[-1] == f"⏩ You had no other move — you played {four}"

@@ -168,8 +168,8 @@ class Page:
         self._ = t.gettext
         self._n = t.ngettext
         self.rules = game.rules
-        self.names = game.names
-        self.narrator = Narrator(self.names, self.rules, language, escape=esc)
+        self.names = game.names  # as the table shows them now: 🤖 beside a stood-in seat's
+        self.narrator = self.narrator_for(None)
 
     @property
     def game_id(self) -> int:
@@ -202,22 +202,30 @@ class Page:
     def cards(self, cards: Sequence[Card]) -> str:
         return cards_text(cards) or "—"
 
-    def narrator_for(self, me: int | None) -> Narrator:
-        """The narrator for one reader: their own moves in the second person (None: the group)."""
-        if me is None:
-            return self.narrator
-        return Narrator(self.names, self.rules, self.language, escape=esc, me=me)
+    def narrator_for(self, me: int | None, stand_in: int | None = None) -> Narrator:
+        """The narrator for one reader: their own moves in the second person (None: the group).
+
+        What happened is told with each seat's own name, whoever stands in now; ``stand_in``: the
+        seat whose move a stand-in made, told with the 🤖 beside its name."""
+        seats = self.game.seats
+        names = [s.stand_in_name if s.number == stand_in else s.name for s in seats]
+        return Narrator(names, self.rules, self.language, escape=esc, me=me)
 
     def move_lines(self, moves: Sequence[MoveLine], me: int | None = None, play_only: bool = False) -> list[str]:
-        """The moves in words; a timed-out player's moves say so. ``me``: the reader's seat, whose own
+        """The moves in words, each by who made it: a timed-out player's moves say so, a stand-in's
+        carry the 🤖 (whether the seat is stood in now or not). ``me``: the reader's seat, whose own
         moves are told in the second person. ``play_only``: leave out the swap phase's moves.
 
         Swaps are told only to their player (``me``): in the group they are noise — the face-up cards
         show on the table, and a computer's swaps, an ``easy`` one's pointless ones above all, made
         a line each. A timed-out player's swap-phase Ready is always told: it is what the timeout did."""
-        narrator = self.narrator_for(me)
+        narrators: dict[int | None, Narrator] = {None: self.narrator_for(me)}
         lines: list[str] = []
         for move in moves:
+            stand_in = move.seat if move.actor == Actor.STANDIN and move.seat != me else None
+            if stand_in not in narrators:
+                narrators[stand_in] = self.narrator_for(me, stand_in)
+            narrator = narrators[stand_in]
             timeout = move.actor == Actor.TIMEOUT
             events = [e for e in move.events if self._told(e, move.seat, me, play_only, timeout)]
             told = narrator.lines(events)
@@ -254,7 +262,7 @@ class Page:
         if what is None:
             if seat == me:
                 return _("⏰ Your time ran out.")
-            return _("⏰ {name}'s time ran out.").format(name=esc(self.names[seat]))
+            return _("⏰ {name}'s time ran out.").format(name=esc(self.game.seat(seat).name))
         if seat == me:
             return _("⏰ Your time ran out — {what}").format(what=what[:1].lower() + what[1:])
         return _("⏰ Time ran out: {what}").format(what=what)

@@ -183,13 +183,27 @@ def reminder(page: Page, seat: SeatSnapshot, data: ReminderPayload) -> Rendered:
     lines = [head, at_deadline(page, seat)]
     limit = page.game.chat.max_timeouts
     timeouts = seat.timeouts_in_row if data.timeouts is None else data.timeouts
-    if limit and timeouts + 1 >= limit:
-        nth = ordinal(timeouts + 1, page.language)
-        if timeouts == 0:
-            lines.append(_("If your time runs out, you leave the game."))
-        else:
-            lines.append(_("That would be your {nth} timeout in a row: you would leave the game.").format(nth=nth))
+    if limit and timeouts + 1 >= limit and not page.game.in_swap_phase:  # the swap phase's deadline does not count
+        lines.append(last_timeout(page, timeouts + 1))
     return Rendered("\n".join(lines), keyboards.show_my_cards(page))
+
+
+def last_timeout(page: Page, nth: int) -> str:
+    """The warning before the timeout that ends a player's part: they leave the game, or (the chat's
+    ``after_timeouts computer``) a computer plays their seat to the end."""
+    _ = page._
+    taken_over = page.game.chat.after_timeouts == "computer"
+    if nth == 1:
+        if taken_over:
+            return _("If your time runs out, a computer plays your seat for the rest of the game.")
+        return _("If your time runs out, you leave the game.")
+    if taken_over:
+        return _(
+            "That would be your {nth} timeout in a row: a computer would play your seat for the rest of the game."
+        ).format(nth=ordinal(nth, page.language))
+    return _("That would be your {nth} timeout in a row: you would leave the game.").format(
+        nth=ordinal(nth, page.language)
+    )
 
 
 def at_deadline(page: Page, seat: SeatSnapshot) -> str:
