@@ -14,7 +14,7 @@ from engine import GAME_KINDS, PRESETS, AnyRules, EngineError, GameKind, Neighbo
 from engine.ai import ALIASES, DEFAULT_LEVEL, LEVELS
 from engine.rules import DEFAULT_PRESET
 from shithead_bot import cli_data, cli_ops
-from shithead_bot.config import Settings
+from shithead_bot.config import Settings, SettingsFileError, load_settings, setting_problems
 from shithead_bot.names import DEFAULT_NAME
 
 DESCRIPTION = "Shithead and Shit On Your Neighbor: play in the terminal, run the Telegram bot, or migrate its database."
@@ -100,7 +100,7 @@ def _settings(args: argparse.Namespace) -> Settings:
         "secret_token": getattr(args, "secret_token", None),
         "metrics_port": getattr(args, "metrics_port", None),
     }
-    return Settings(**{k: v for k, v in overrides.items() if v is not None})
+    return load_settings(**{k: v for k, v in overrides.items() if v is not None})
 
 
 def _migrate(args: argparse.Namespace) -> int:
@@ -127,14 +127,6 @@ def _run(args: argparse.Namespace) -> int:
     return run(_settings(args), migrate=not args.no_migrate)
 
 
-def setting_problem(exc: ValidationError) -> str:
-    """The first wrong setting, named as its environment variable (its value is not repeated)."""
-    error = exc.errors()[0]
-    name = ".".join(str(part) for part in error["loc"]).upper() or "a setting"
-    reason = error.get("ctx", {}).get("error") if error["type"] == "value_error" else None
-    return f"{name}: {reason or error['msg']}"
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     commands = {
@@ -149,8 +141,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except EngineError as exc:
         print(f"shithead-bot: {exc}", file=sys.stderr)
         return 2
-    except ValidationError as exc:  # a setting that is not what it should be, e.g. PORT=abc
-        print(f"shithead-bot: {setting_problem(exc)}", file=sys.stderr)
+    except SettingsFileError as exc:
+        print(f"shithead-bot: {exc}", file=sys.stderr)
+        return 2
+    except ValidationError as exc:  # settings that are not what they should be, e.g. PORT=abc
+        for line in setting_problems(exc):
+            print(f"shithead-bot: {line}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

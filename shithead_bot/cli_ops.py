@@ -42,13 +42,10 @@ def shown(name: str, value: Any) -> str:
         return MASK if value.get_secret_value() else ""
     if value is None:
         return ""
-    if name == "database_url":
+    if name == "database_url":  # always a URL: the settings refuse anything else
         from sqlalchemy.engine import make_url
 
-        try:
-            return make_url(str(value)).render_as_string(hide_password=True)
-        except Exception:  # not a URL at all: nothing to hide in it, but say so plainly
-            return f"{value} (not a database URL)"
+        return make_url(str(value)).render_as_string(hide_password=True)
     return str(value)
 
 

@@ -3,7 +3,8 @@
 In webhook mode it listens on the webhook port; in polling mode, when ``metrics_port`` is set, it
 serves only the health check and the metrics there. The webhook requires Telegram's secret token
 header and hands each update to the application's queue (answered 200 at once: the update is
-taken once, in the database, whichever worker handles it).
+taken once, in the database, whichever worker handles it). Whatever else arrives is refused with a
+4xx and one warning line, never a 5xx (Telegram would send it again and again) or a traceback.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from aiohttp import web
+from aiohttp import hdrs, web
 from prometheus_client import CONTENT_TYPE_LATEST
 from telegram import Update
 from telegram.ext import Application
@@ -28,6 +29,8 @@ from shithead_bot.telegram.metrics import Metrics
 log = logging.getLogger("shithead_bot")
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 PING_TIMEOUT = 3.0
+MAX_BODY_BYTES = 1024**2  # an update is a few KB; aiohttp's default limit, said here
+JSON_TYPE = "application/json"
 
 
 @dataclass(frozen=True)
@@ -60,12 +63,13 @@ async def check_health(ctx: BotContext, metrics: Metrics, settings: Settings) ->
     return Health(all(check["ok"] for check in checks.values()), checks)
 
 
-def parse_update(body: str, application: Application) -> Update | None:
-    """The update a webhook body holds; None for anything else — text that is not JSON, JSON nested
-    deeper than Python recurses, JSON that is not an object with an integer ``update_id``, or an
-    object PTB cannot read as an update."""
+def parse_update(body: bytes, application: Application) -> Update | None:
+    """The update a webhook body holds; None for anything else — bytes that are not UTF-8 (JSON's
+    only encoding, whatever charset a header names), text that is not JSON, JSON nested deeper than
+    Python recurses, JSON that is not an object with an integer ``update_id``, or an object PTB
+    cannot read as an update."""
     try:
-        data = json.loads(body)
+        data = json.loads(body.decode("utf-8"))  # UnicodeDecodeError is a ValueError
         if not isinstance(data, dict) or type(data.get("update_id")) is not int:
             return None
         return Update.de_json(data, application.bot)
@@ -80,7 +84,7 @@ class WebServer:
         self.webhook_path = webhook_path
         self.secret = secret
         self.accepting = True
-        self.app = web.Application()
+        self.app = web.Application(client_max_size=MAX_BODY_BYTES)
         self.app.router.add_get("/healthz", self.healthz)
         self.app.router.add_get("/metrics", self.metrics)
         if webhook_path is not None:
@@ -120,7 +124,16 @@ class WebServer:
         if self.secret is not None and not hmac.compare_digest(given.encode(), self.secret.encode()):
             log.warning("webhook: a request without the right secret token was refused")
             return web.Response(status=403)
-        update = parse_update(await request.text(), self.application)
+        if request.content_type != JSON_TYPE:
+            given = request.content_type if hdrs.CONTENT_TYPE in request.headers else "none"
+            log.warning("webhook: a request that is not JSON (Content-Type: %s) was refused", given[:100])
+            return web.Response(status=415)
+        try:
+            body = await request.read()
+        except web.HTTPRequestEntityTooLarge:
+            log.warning("webhook: a request larger than %d bytes was refused", MAX_BODY_BYTES)
+            return web.Response(status=413)
+        update = parse_update(body, self.application)
         if update is None:
             log.warning("webhook: a request that is not an update was refused")
             return web.Response(status=400)

@@ -22,7 +22,7 @@ from tests.test_cli_data import cli
         ("postgresql://bot@db/games?sslmode=require", "postgresql+asyncpg://bot@db/games?ssl=require"),
         ("postgresql+asyncpg://bot@db/games", "postgresql+asyncpg://bot@db/games"),
         ("sqlite:///shithead.db", "sqlite+aiosqlite:///shithead.db"),
-        ("sqlite+aiosqlite:////data/shithead.db", "sqlite+aiosqlite:////data/shithead.db"),
+        ("sqlite+aiosqlite:////tmp/shithead.db", "sqlite+aiosqlite:////tmp/shithead.db"),
     ],
 )
 def test_a_url_is_mapped_to_the_async_driver(given: str, used: str) -> None:
