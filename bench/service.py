@@ -174,7 +174,7 @@ async def sessions_per_press(url: str, moves: int = 60) -> dict[str, object]:
     from shithead_bot.service import Outbox
     from shithead_bot.telegram.callback_data import Codec
     from shithead_bot.telegram.context import BotContext
-    from shithead_bot.telegram.deliver import Delivery
+    from shithead_bot.telegram.delivery import Delivery
     from tests.support.fakebot import FakeTelegram
 
     engine = make_engine(url)

@@ -193,27 +193,48 @@ def test_no_status_or_phase_literal_is_compared() -> None:
 
 
 def test_the_sender_calls_no_use_case() -> None:
-    """Plan, then send: ``telegram/deliver.py`` gets a plan and hands back a report; it never calls
-    the service (no GameService, no call named like one of its use cases, no module that opens a
-    session)."""
+    """Plan, then send: the sender (``telegram/delivery/``) gets a plan and hands back a report; it
+    never calls the service (no GameService, no call named like one of its use cases, no module that
+    opens a session)."""
     from shithead_bot.service.facade import GameService
 
     use_cases = {name for name in vars(GameService) if not name.startswith("_")}
-    path = ROOT / "shithead_bot" / "telegram" / "deliver.py"
-    tree = ast.parse(path.read_text())
     sessions = {"facade", "unit", "queries", "messages", "chats", "outbox"}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("shithead_bot.service"):
-            names = {a.name for a in node.names}
-            assert "GameService" not in names, "deliver.py imports the facade"
-            assert node.module.rpartition(".")[2] not in sessions - {"outbox"}, node.module
-            assert not names & sessions, names
-            if node.module == "shithead_bot.service.outbox":
-                assert names <= {"PartialDelivery"}, names
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            assert node.func.attr not in use_cases, f"deliver.py:{node.lineno} calls {node.func.attr}"
-        if isinstance(node, ast.Attribute):
-            assert node.attr != "service", f"deliver.py:{node.lineno} reaches for a service"
+    for path in sorted((ROOT / "shithead_bot" / "telegram" / "delivery").glob("*.py")):
+        where = path.name
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("shithead_bot.service"):
+                names = {a.name for a in node.names}
+                assert "GameService" not in names, f"{where} imports the facade"
+                assert node.module.rpartition(".")[2] not in sessions - {"outbox"}, node.module
+                assert not names & sessions, names
+                if node.module == "shithead_bot.service.outbox":
+                    assert names <= {"PartialDelivery"}, names
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                assert node.func.attr not in use_cases, f"{where}:{node.lineno} calls {node.func.attr}"
+            if isinstance(node, ast.Attribute):
+                assert node.attr != "service", f"{where}:{node.lineno} reaches for a service"
+
+
+def test_the_step_planner_is_pure() -> None:
+    """What the sender will do is a value: the planner and its steps import nothing that talks to
+    Telegram, a database, a clock or the event loop."""
+    io = ("telegram", "sqlalchemy", "asyncio", "time", "datetime", "persistence", "shithead_bot.telegram.botapi")
+    allowed = ("shithead_bot.telegram.render", "shithead_bot.telegram.delivery.steps")
+    for name in ("planner", "steps"):
+        tree = ast.parse((ROOT / "shithead_bot" / "telegram" / "delivery" / f"{name}.py").read_text())
+        for node in ast.walk(tree):
+            modules_named = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            for module in modules_named:
+                if module.startswith(allowed):
+                    continue
+                assert not module.startswith(io), f"delivery/{name}.py imports {module}"
 
 
 def test_handlers_hold_no_text() -> None:
@@ -251,9 +272,16 @@ def test_notice_payloads_are_read_typed() -> None:
                 target = node.value
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get":
                 target = node.func.value
+            pydantics = isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+            if pydantics and target.value.id == "info":  # type: ignore[union-attr]
+                continue  # a pydantic validator's ValidationInfo.data: the settings read so far
             if isinstance(target, ast.Attribute) and target.attr in ("data", "payload"):
                 found.append(f"{name}:{node.lineno} reads .{target.attr} by key")
-            by_query = isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "query"
+            by_query = (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in ("query", "info")  # a callback query's data, a validator's info
+            )
             if isinstance(node, ast.Attribute) and node.attr == "data" and not by_query:
                 found.append(f"{name}:{node.lineno} reads .data")
     assert found == []

@@ -25,7 +25,7 @@ from shithead_bot.service import GameService, Outbox
 from shithead_bot.telegram import jobs
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.context import KEY, BotContext
-from shithead_bot.telegram.deliver import Delivery
+from shithead_bot.telegram.delivery import Delivery
 from shithead_bot.telegram.handlers import away, chat_settings, chats, control, info, lobby, play, updates, verify
 from shithead_bot.telegram.handlers.presses import dispatcher
 from shithead_bot.telegram.handlers.updates import update_kind

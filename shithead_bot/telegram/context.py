@@ -15,7 +15,7 @@ from shithead_bot.config import Settings
 from shithead_bot.i18n import DEFAULT_LANGUAGE, pick_language, translations
 from shithead_bot.service import GameService, NeedsPrivateChatError, Outbox, ServiceError, UserInfo
 from shithead_bot.telegram.callback_data import Codec
-from shithead_bot.telegram.deliver import Delivery
+from shithead_bot.telegram.delivery import Delivery
 from shithead_bot.timers.sweeper import Sweeper
 
 log = logging.getLogger(__name__)

@@ -28,6 +28,9 @@ log = logging.getLogger(__name__)
 LIMITED_PREFIXES = ("send", "edit", "copy", "forward", "pin", "unpin")  # a pin posts a service message
 # True while the outbox's sender runs: the messages it posts are the games', recorded with its report.
 DELIVERING: ContextVar[bool] = ContextVar("delivering", default=False)
+# The longest a send may wait for the rate here (None: up to MAX_WAIT): a group step that must not
+# hold back the private messages after it sets 0, and is put off instead of waiting.
+WAIT_AT_MOST: ContextVar[float | None] = ContextVar("wait_at_most", default=None)
 POSTS = ("sendmessage", "sendphoto")  # the calls that post a new message
 MAX_WAIT = 10.0  # longer waits hand the send back to the outbox for later (it holds a lease meanwhile)
 
@@ -69,8 +72,9 @@ class Limits:
 
 
 class Buckets(Protocol):
-    async def reserve(self, buckets: list[Bucket]) -> float:
-        """Take a token from each bucket; seconds to wait before sending."""
+    async def reserve(self, buckets: list[Bucket], max_wait: float = float("inf")) -> float:
+        """Take a token from each bucket and return the seconds to wait before sending; if that is
+        more than ``max_wait``, take nothing and return it all the same (the send is refused)."""
 
     async def hold(self, bucket: Bucket, seconds: float) -> None:
         """Nobody sends on this bucket for ``seconds``."""
@@ -90,8 +94,18 @@ class MemoryBuckets:
         self._tokens[bucket.key] = (level - (1 if tokens is None else 0), now)
         return max(0.0, -(level - 1) / bucket.per_second) if tokens is None else 0.0
 
-    async def reserve(self, buckets: list[Bucket]) -> float:
+    async def reserve(self, buckets: list[Bucket], max_wait: float = float("inf")) -> float:
+        wait = max(self._wait(b) for b in buckets)
+        if wait > max_wait:
+            return wait  # refused: nothing taken
         return max(self._take(b) for b in buckets)
+
+    def _wait(self, bucket: Bucket) -> float:
+        """How long a send on this bucket would wait now (nothing taken)."""
+        now = self.clock()
+        held, at = self._tokens.get(bucket.key, (bucket.capacity, now))
+        level = min(bucket.capacity, held + (now - at) * bucket.per_second)
+        return max(0.0, (1 - level) / bucket.per_second)
 
     async def hold(self, bucket: Bucket, seconds: float) -> None:
         now = self.clock()
@@ -108,12 +122,12 @@ class SharedBuckets:
         self.store = store  # has reserve_send(key, capacity, per_second) and hold_sends(key, seconds, per_second)
         self.local = MemoryBuckets()
 
-    async def reserve(self, buckets: list[Bucket]) -> float:
+    async def reserve(self, buckets: list[Bucket], max_wait: float = float("inf")) -> float:
         try:
             waits = [await self.store.reserve_send(b.key, b.capacity, b.per_second) for b in buckets]
         except Exception as exc:  # the database is away: keep a rate of our own meanwhile
             log.warning("shared send rate unavailable (%s); using this worker's own", type(exc).__name__)
-            return await self.local.reserve(buckets)
+            return await self.local.reserve(buckets, max_wait)
         return max(waits)
 
     async def hold(self, bucket: Bucket, seconds: float) -> None:
@@ -155,9 +169,11 @@ class SendRate(BaseRateLimiter[int]):
         buckets = self.limits.buckets(data.get("chat_id"))
         retries = rate_limit_args or self.max_retries
         for attempt in range(retries + 1):
-            wait = await self.buckets.reserve(buckets)
-            if wait > MAX_WAIT:
-                raise RetryAfter(int(wait) + 1)  # the outbox puts the notice off, not counted as a failure
+            limit = WAIT_AT_MOST.get()
+            most = MAX_WAIT if limit is None else min(limit, MAX_WAIT)
+            wait = await self.buckets.reserve(buckets, most)
+            if wait > most:  # nothing was taken: the outbox puts the notice off, not counted as a failure
+                raise RetryAfter(int(wait) + 1)
             if wait > 0:
                 await asyncio.sleep(wait)
             try:

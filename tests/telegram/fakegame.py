@@ -3,6 +3,7 @@ service, the outbox and the sender as the bot wires them, without the bot proces
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
@@ -14,7 +15,7 @@ from engine.ai import make_player
 from shithead_bot.service import Autoplay, GameService
 from shithead_bot.service.outbox import Outbox
 from shithead_bot.telegram.callback_data import Codec
-from shithead_bot.telegram.deliver import Delivery
+from shithead_bot.telegram.delivery import Delivery
 from tests.conftest import FakeClock
 from tests.service.helpers import GROUP, lobby_with, make_service, user
 from tests.support.fakebot import FakeTelegram
@@ -67,10 +68,17 @@ class FakeGame:
             await self.deliver()
 
     async def to_act(self) -> tuple[int, int]:
-        """(seat, player id) of the first human to act."""
-        game = await self.service.game_view(self.game_id)
-        assert game.state is not None
-        number = next(n for n in game.state.seats_to_act() if not game.seat(n).computer_level)
+        """(seat, player id) of the first human to act — once the computers moved (they think in the
+        background after a press: on a loaded machine that may take a moment)."""
+        for _ in range(600):
+            game = await self.service.game_view(self.game_id)
+            assert game.state is not None
+            number = next((n for n in game.state.seats_to_act() if not game.seat(n).computer_level), None)
+            if number is not None or game.is_over:
+                break
+            await asyncio.sleep(0.05)
+            await self.deliver()
+        assert number is not None, "no human to act"
         player_id = game.seat(number).player_id
         assert player_id is not None
         return number, player_id

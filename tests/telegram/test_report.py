@@ -16,7 +16,7 @@ from engine.ai import make_player
 from shithead_bot.service import GameStatus
 from shithead_bot.service.report import Report
 from shithead_bot.telegram.callback_data import Codec
-from shithead_bot.telegram.deliver import Delivery
+from shithead_bot.telegram.delivery import Delivery
 from tests.conftest import FakeClock
 from tests.service.helpers import GROUP, lobby_with, user
 from tests.support.fakebot import FakeTelegram

@@ -13,7 +13,7 @@ from engine.ai import make_player
 from shithead_bot.service import GameService
 from shithead_bot.service.outbox import Outbox
 from shithead_bot.telegram.callback_data import Codec
-from shithead_bot.telegram.deliver import Delivery
+from shithead_bot.telegram.delivery import Delivery
 from tests.conftest import FakeClock
 from tests.service.helpers import GROUP, lobby_with, make_service, play_humans_to_end, user
 from tests.support.fakebot import FakeTelegram

@@ -1,0 +1,338 @@
+"""The sender: a plan's steps run against the Bot API, in order, and the report of what they did.
+
+:class:`Delivery` serves every game (it holds the Bot API, the table's throttle and what the chats
+refused); each plan is one :class:`Run`, which takes the planner's steps one by one and keeps the
+game as it is now (a step may post the message a later one edits) and the report.
+
+Telegram's faults are the executor's: "message is not modified" is success; "message to edit not
+found" sends a new message and reports it; a player who blocked the bot or never started it is
+reported, their later steps are skipped, and the group gets one message with a deep link a turn; a
+migrated group is followed (and reported); a group that removed or muted the bot is reported, and its
+game pauses; a clean-up never fails its step (retried alone, later); a group step that may not wait is
+put off while the group's rate is used up. A step Telegram refuses for good (400) is logged and
+dropped; any other failure (network, a 429 the rate limiter gave up on) stops the run with
+:class:`PartialDelivery`, carrying the report so far, and the outbox tries the rest again later.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from collections.abc import Coroutine
+from datetime import timedelta
+from typing import Any
+
+from telegram import Bot, Message
+from telegram.error import BadRequest, RetryAfter
+
+from shithead_bot.i18n import pick_language
+from shithead_bot.service import GameSnapshot, SeatSnapshot, Tidy, TidyPayload
+from shithead_bot.service.outbox import PartialDelivery
+from shithead_bot.service.report import Plan, PrivateMessage, Report
+from shithead_bot.telegram.botapi import BotApi, PlayerUnreachableError, is_outage
+from shithead_bot.telegram.callback_data import Codec
+from shithead_bot.telegram.delivery import steps as s
+from shithead_bot.telegram.delivery.group import GroupChat
+from shithead_bot.telegram.delivery.planner import plan_steps
+from shithead_bot.telegram.ratelimit import DELIVERING, WAIT_AT_MOST, retry_seconds
+from shithead_bot.telegram.render import Page, Rendered
+
+log = logging.getLogger(__name__)
+
+ORPHAN_WINDOW = 8  # after a crash, how far back a re-sent message looks for an unrecorded copy
+
+
+def passes(exc: BaseException) -> bool:
+    """A Bot API failure that passes by itself: an outage (the network, a timeout, a 5xx) or a 429."""
+    return isinstance(exc, RetryAfter) or is_outage(exc)
+
+
+class Stopping(Exception):
+    """The worker stops: no step is started after its deadline."""
+
+
+class Delivery:
+    """Sends one game's notices; an instance serves every game."""
+
+    def __init__(self, bot: Bot, codec: Codec, bot_username: str, *, table_seconds: float = 5.0) -> None:
+        self.api = BotApi(bot)
+        self.codec = codec
+        self.bot_username = bot_username
+        self.table_seconds = table_seconds
+        self.table_edited: dict[int, float] = {}  # game id -> monotonic time of its last table edit
+        self.no_photos: dict[int, float] = {}  # chat id -> until when (monotonic) it refuses pictures
+        self.called: dict[tuple[int, int], int] = {}  # (game, seat) -> the turn its player was called for
+        self._stop_at: float | None = None  # monotonic time after which no step starts
+
+    def stop_at(self, deadline: float) -> None:
+        """The worker stops (SIGTERM): steps are started until ``deadline`` (monotonic) only; what is
+        left then goes back to the outbox, for the next worker, with no try counted."""
+        self._stop_at = deadline
+
+    def stopping(self) -> bool:
+        return self._stop_at is not None and time.monotonic() >= self._stop_at
+
+    def rights_changed(self, chat_id: int) -> None:
+        """The bot's rights in a chat changed: pictures are tried again there."""
+        self.no_photos.pop(chat_id, None)
+
+    def page_for(self, game: GameSnapshot, seat: SeatSnapshot | None = None) -> Page:
+        """A player's private messages come in their own Telegram language, whatever the group's
+        setting; the group's in the chat's (English unless set). A game in a player's own private
+        chat speaks their language there too, unless they set that chat's."""
+        if game.chat.kind == "private":
+            own = seat or next((s for s in game.seats if s.player_id is not None), None)
+            language = game.chat.language or pick_language(own.language if own is not None else None)
+        elif seat is not None:
+            language = pick_language(seat.language)
+        else:
+            language = game.chat.language or "en"
+        return Page(game, self.codec, language, self.bot_username)
+
+    def table_wait(self, game: GameSnapshot) -> float:
+        """Seconds to wait before this game's table may be edited again (0: now). A finished or
+        aborted game's last table edit is never put off."""
+        if game.is_over or game.game.table_message_id is None:
+            return 0.0
+        last = self.table_edited.get(game.game.id)
+        return 0.0 if last is None else max(0.0, last + self.table_seconds - time.monotonic())
+
+    async def __call__(self, plan: Plan) -> Report:
+        """Send one game's notices, step by step; the report says what went out, what was put off to
+        respect the group's rate, and the messages to remember."""
+        run = Run(self, plan)
+        delivering = DELIVERING.set(True)  # what this posts is the game's, recorded with the report
+        try:
+            for step in plan_steps(plan, self.page_for):
+                await run.take(step)
+        except PartialDelivery:
+            raise
+        except Exception as exc:  # outside a step: what was sent is reported all the same
+            raise PartialDelivery(run.report, exc, transient=passes(exc)) from exc
+        finally:
+            DELIVERING.reset(delivering)
+        put_off = {*run.report.deferred, *run.report.again}
+        run.report.sent = [n.id for n in plan.notices if n.id is not None and n.id not in put_off]
+        return run.report
+
+
+class Run:
+    """One plan being sent: the game as it is now (replaced as messages are posted), the report."""
+
+    def __init__(self, delivery: Delivery, plan: Plan) -> None:
+        self.delivery = delivery
+        self.api = delivery.api
+        self.game = plan.game
+        self.report = Report(plan.game_id)
+        self.known = {p: set(ids) for p, ids in plan.known.items()}
+        self.renewed: set[int] = set()  # seats sent a new private message in this run
+        self.gone: set[int] = set()  # players the bot cannot write to
+        self.group = GroupChat(self)
+
+    def seat(self, number: int) -> SeatSnapshot:
+        return self.game.seat(number)
+
+    async def take(self, step: s.Step) -> None:
+        """One step; its notices count as sent once it ran (or was refused for good)."""
+        if self.delivery.stopping():  # the rest goes back to the outbox at once, no try counted
+            raise PartialDelivery(self.report, Stopping("the worker stops"), timedelta(0))
+        waits = not (isinstance(step, s.PostGroup | s.EditTable) and not step.wait)
+        limit = WAIT_AT_MOST.set(None if waits else 0.0)
+        try:
+            await self._one(step)
+        except BadRequest as exc:  # Telegram refuses this for good: sending it again would not help
+            log.error("game %s: notices %s dropped, Telegram refused them: %s", self.game.game.id, step.notices, exc)
+        except RetryAfter as exc:  # the send rate is used up for now
+            wait = timedelta(seconds=retry_seconds(exc))
+            if not step.group or (isinstance(step, s.PostGroup) and step.wait):
+                raise PartialDelivery(self.report, exc, wait) from exc
+            self.report.deferred.update(dict.fromkeys(step.notices, wait))  # later: the rest goes now
+        except PartialDelivery:
+            raise
+        except Exception as exc:  # a network error, a 429 the rate limiter gave up on…
+            raise PartialDelivery(self.report, exc, transient=passes(exc)) from exc
+        finally:
+            WAIT_AT_MOST.reset(limit)
+        self.report.sent.extend(step.notices)
+
+    async def _one(self, step: s.Step) -> None:
+        match step:
+            case s.SendPrivate() | s.EditPrivate() | s.SendReminder() | s.DropReminder():
+                await self._private_step(step)
+            case s.EditLobby():
+                await self.group.lobby(step)
+            case s.PostGroup():
+                await self.group.post(step)
+            case s.EditTable():
+                await self.group.table(step)
+            case s.Tidy():
+                await self.tidy_again(step)
+
+    async def _private_step(self, step: s.SendPrivate | s.EditPrivate | s.SendReminder | s.DropReminder) -> None:
+        player = self.seat(step.number).player_id
+        if player is None or player in self.gone:
+            return  # nobody there, or unreachable: reported once, the group told once
+        try:
+            match step:
+                case s.SendPrivate():
+                    await self.send_private(step)
+                case s.EditPrivate():
+                    await self.edit_private(step)
+                case s.SendReminder():
+                    await self.send_reminder(step)
+                case s.DropReminder():
+                    await self.drop_reminder(step.number)
+        except PlayerUnreachableError:
+            self.report.unreachable.add(player)
+            self.gone.add(player)
+            if not isinstance(step, s.DropReminder) and step.contact:
+                await self.group.contact(step.number)
+
+    # ------------------------------------------------------------------- a seat's private messages
+
+    def keep_private(self, number: int, message_id: int, version: int) -> None:
+        """A seat's private message (and the keyboard version it shows), to remember."""
+        self.game = self.game.with_seat(number, private_message_id=message_id, message_version=version)
+        self.report.private[number] = PrivateMessage(message_id, version)
+        player_id = self.seat(number).player_id
+        if player_id is not None:
+            self.known.setdefault(player_id, set()).add(message_id)
+
+    def keep_reminder(self, number: int, message_id: int | None) -> None:
+        self.game = self.game.with_seat(number, reminder_message_id=message_id)
+        self.report.reminders[number] = message_id
+        player_id = self.seat(number).player_id
+        if player_id is not None and message_id is not None:
+            self.known.setdefault(player_id, set()).add(message_id)
+
+    async def send_private(self, step: s.SendPrivate) -> None:
+        """A new private message for the seat, recorded at once (whatever fails after this, it is
+        never sent again); then the previous one is retired, and after a crash an unrecorded copy
+        loses its buttons."""
+        if step.unless_sent and step.number in self.renewed:
+            return
+        seat = self.seat(step.number)
+        assert seat.player_id is not None
+        send = self.api.send(seat.player_id, step.rendered, private=True, silent=step.silent)
+        message: Message = await send
+        self.keep_private(step.number, message.message_id, step.version if step.rendered.buttons else 0)
+        self.renewed.add(step.number)
+        previous = seat.private_message_id
+        if previous and previous != message.message_id:
+            await self._retire(seat, previous, step)
+        if step.orphans:
+            await self._drop_orphans(seat, message.message_id)
+
+    async def _retire(self, seat: SeatSnapshot, previous: int, step: s.SendPrivate) -> None:
+        assert seat.player_id is not None
+        if step.retire == s.Retire.DELETE:
+            await self.tidy(Tidy.DELETE, seat.player_id, previous)
+        elif step.retire == s.Retire.TELL and step.done is not None:
+            await self._tell_done(seat.player_id, previous, step.done)
+        elif step.retire != s.Retire.KEEP and seat.message_version:
+            await self.tidy(Tidy.DROP_KEYBOARD, seat.player_id, previous)  # it still shows buttons
+
+    async def edit_private(self, step: s.EditPrivate) -> None:
+        """Edit the seat's private message; with no message yet, send one if it has buttons (or
+        ``always``); gone, send it anew."""
+        seat = self.seat(step.number)
+        assert seat.player_id is not None
+        anew = s.SendPrivate((), number=step.number, rendered=step.rendered, version=step.version)
+        if seat.private_message_id is None:
+            if step.rendered.buttons or step.always:
+                await self.send_private(anew)
+            return
+        if await self.api.edit(seat.player_id, seat.private_message_id, step.rendered, private=True) is None:
+            await self.send_private(anew)  # gone: sent again
+            return
+        shown = step.version if step.rendered.buttons else 0
+        if shown != seat.message_version:
+            self.keep_private(step.number, seat.private_message_id, shown)
+
+    async def _drop_orphans(self, seat: SeatSnapshot, new_id: int) -> None:
+        """The bot cannot list a chat's messages, but ids in a private chat count up: an earlier
+        attempt's message lies between the seat's previous message and this one. Take the keyboard
+        off the unknown messages there (a few at most; the plan's known ids — other games', the
+        player's own, the bot's answers — are kept)."""
+        assert seat.player_id is not None
+        known = self.known.get(seat.player_id, set())
+        floor = max(seat.private_message_id or 0, new_id - ORPHAN_WINDOW)
+        for message_id in range(new_id - 1, floor, -1):
+            if message_id not in known:
+                await self.tidy(Tidy.DROP_KEYBOARD, seat.player_id, message_id)
+
+    async def send_reminder(self, step: s.SendReminder) -> None:
+        """A new private message (a notification); the previous reminder is deleted, so they do not
+        pile up."""
+        seat = self.seat(step.number)
+        assert seat.player_id is not None
+        message = await self.api.send(seat.player_id, step.rendered, private=True)
+        self.keep_reminder(step.number, message.message_id)
+        if seat.reminder_message_id:
+            await self.tidy(Tidy.DELETE, seat.player_id, seat.reminder_message_id)
+
+    async def drop_reminder(self, number: int) -> None:
+        """A reminder whose turn is over is deleted: the newest message is the one that matters."""
+        seat = self.seat(number)
+        if seat.player_id is not None and seat.reminder_message_id:
+            self.keep_reminder(number, None)
+            await self.tidy(Tidy.DELETE, seat.player_id, seat.reminder_message_id)
+
+    # ------------------------------------------------------------------- clean-ups
+
+    async def _tell_done(self, chat_id: int, message_id: int, done: Rendered) -> None:
+        """The message a player pressed on shows what they did (no buttons); if Telegram fails for a
+        while, its buttons are taken off later, alone."""
+        try:
+            await self.api.edit(chat_id, message_id, done, private=True)
+        except PlayerUnreachableError:
+            return
+        except Exception as exc:
+            if not passes(exc):
+                raise
+            log.info("game %s: message %s not edited (%r); its buttons go later", self.game.game.id, message_id, exc)
+            self.report.tidy.append(TidyPayload(Tidy.DROP_KEYBOARD, chat_id, message_id))
+
+    async def tidy(self, what: Tidy, chat_id: int, message_id: int) -> None:
+        """A clean-up of a message that no longer matters. It never fails the step it belongs to (what
+        that step sent must not go out again): a failure that passes makes it a TIDY notice, tried
+        again alone later; any other failure drops it."""
+        try:
+            await self._clean(what, chat_id, message_id)
+        except Exception as exc:
+            if not passes(exc):
+                log.warning("game %s: %s of message %s dropped (%r)", self.game.game.id, what, message_id, exc)
+                return
+            log.info("game %s: %s of message %s put off (%r)", self.game.game.id, what, message_id, exc)
+            self.report.tidy.append(TidyPayload(what, chat_id, message_id))
+            if what == Tidy.DELETE:  # meanwhile at least its buttons go, if Telegram lets the bot edit
+                with contextlib.suppress(Exception):
+                    await self._clean(Tidy.DROP_KEYBOARD, chat_id, message_id)
+
+    async def tidy_again(self, step: s.Tidy) -> None:
+        """A clean-up that failed before, tried alone: while Telegram fails, reported to be tried again
+        (the outbox gives it up after a few tries: the message then keeps what it shows)."""
+        payload = step.payload
+        try:
+            await self._clean(payload.what, payload.chat_id, payload.message_id)
+        except Exception as exc:
+            if passes(exc):
+                self.report.again.extend(step.notices)
+            else:
+                log.warning(
+                    "game %s: %s of message %s given up (%r)", self.game.game.id, payload.what, payload.message_id, exc
+                )
+
+    async def _clean(self, what: Tidy, chat_id: int, message_id: int) -> None:
+        if chat_id == self.game.chat.id:  # the group's: follows a migration
+            await self.group.in_chat(lambda chat: self._clean_in(what, chat, message_id))
+        else:
+            await self._clean_in(what, chat_id, message_id)
+
+    def _clean_in(self, what: Tidy, chat_id: int, message_id: int) -> Coroutine[Any, Any, None]:
+        if what == Tidy.DELETE:
+            return self.api.delete(chat_id, message_id)
+        if what == Tidy.UNPIN:
+            return self.api.unpin(chat_id, message_id)
+        return self.api.drop_keyboard(chat_id, message_id)

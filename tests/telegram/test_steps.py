@@ -1,0 +1,181 @@
+"""The sender's plan as data: the planner's rules, checked over random notice sets without HTTP.
+
+Each property fails when its rule is broken in ``delivery/planner.py`` (checked by hand by breaking
+it: retiring a previous message with ``Retire.KEEP``, dropping ``_asks_last``, dropping
+``_never_waiting_before_asks``, sending a reminder beside a new turn)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import PRESETS, new_game
+from engine.ai import make_player
+from shithead_bot.service import (
+    AnnouncePayload,
+    Announcement,
+    GameSnapshot,
+    MovedPayload,
+    Notice,
+    NoticeKind,
+    ReminderPayload,
+    TablePayload,
+    Tidy,
+    TidyPayload,
+    TurnPayload,
+)
+from shithead_bot.service.report import Plan
+from shithead_bot.telegram.callback_data import Codec
+from shithead_bot.telegram.delivery import steps as s
+from shithead_bot.telegram.delivery.planner import plan_steps
+from shithead_bot.telegram.render import Page
+from tests.conftest import examples
+from tests.telegram.test_texts import snapshot
+
+CLEANUPS = (s.DropReminder, s.Tidy, s.Skip)
+
+
+def pages(game: GameSnapshot, seat: object = None) -> Page:
+    return Page(game, Codec(b"k"), "en", "bot")
+
+
+@st.composite
+def games(draw: st.DrawFn) -> GameSnapshot:
+    """A Shithead game some random moves in, its seats with random message state."""
+    players = draw(st.integers(2, 3))  # the names tests/telegram/test_texts.py has
+    state = new_game("shithead", PRESETS["standard"], players, draw(st.integers(0, 10_000)))
+    rng = random.Random(draw(st.integers(0, 10_000)))
+    for _ in range(draw(st.integers(0, 40))):
+        if state.is_over:
+            break
+        seat = rng.choice(state.seats_to_act())
+        state.apply(seat, make_player("random", seed=rng.randrange(1 << 30)).choose(state.view(seat)))
+    game = snapshot(state)
+    if draw(st.booleans()):
+        game = game.with_chat(kind="private")
+    for n in range(players):
+        game = game.with_seat(
+            n,
+            private_message_id=draw(st.none() | st.integers(10, 50)),
+            message_version=draw(st.sampled_from([0, 2, 3])),
+            reminder_message_id=draw(st.none() | st.integers(60, 70)),
+            computer_level=draw(st.sampled_from([None, None, "normal"])) if n else None,
+        )
+    return game
+
+
+@st.composite
+def notice_sets(draw: st.DrawFn, game: GameSnapshot) -> tuple[Notice, ...]:
+    seats = st.integers(0, len(game.seats) - 1)
+    versions = st.sampled_from([2, 3])
+    kinds = st.one_of(
+        st.builds(lambda n, v: (NoticeKind.TURN, n, TurnPayload(v)), seats, versions),
+        st.builds(lambda n, v: (NoticeKind.SWAP, n, TurnPayload(v)), seats, versions),
+        st.builds(lambda n, v, a: (NoticeKind.MOVED, n, MovedPayload(1, v, a)), seats, versions, st.booleans()),
+        st.builds(lambda n: (NoticeKind.RESULT, n, None), seats),
+        st.builds(lambda n: (NoticeKind.HAND, n, None), seats),
+        st.builds(lambda n: (NoticeKind.REMINDER, n, ReminderPayload()), seats),
+        st.builds(lambda r: (NoticeKind.TABLE, None, TablePayload(r)), st.booleans()),
+        st.just((NoticeKind.LOBBY, None, None)),
+        st.builds(
+            lambda w: (NoticeKind.ANNOUNCE, None, AnnouncePayload(w, place=1, seq=1, timeouts=2, days=3)),
+            st.sampled_from([Announcement.WENT_OUT, Announcement.PAUSED, Announcement.RESUMED, Announcement.STARTED]),
+        ),
+        st.builds(lambda m: (NoticeKind.TIDY, None, TidyPayload(Tidy.DELETE, 100, m)), st.integers(1, 9)),
+    )
+    drawn = draw(st.lists(kinds, min_size=1, max_size=12))
+    attempts = draw(st.integers(1, 3))
+    return tuple(
+        Notice(kind, 7, seat, payload or Notice(kind, 7).payload, id=i + 1, attempts=attempts)
+        for i, (kind, seat, payload) in enumerate(drawn)
+    )
+
+
+@st.composite
+def plans(draw: st.DrawFn) -> Plan:
+    game = draw(games())
+    return Plan(game, draw(notice_sets(game)))
+
+
+def player_of(plan: Plan, step: s.Step) -> int | None:
+    return None if step.seat is None else plan.game.seat(step.seat).player_id
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(plans())
+def test_at_most_one_live_keyboard_per_player(plan: Plan) -> None:
+    """Follow each seat's messages through the steps: a new message with buttons retires the
+    previous one's; never two live keyboards for a player."""
+    live = {seat.number: int(bool(seat.private_message_id and seat.message_version)) for seat in plan.game.seats}
+    renewed: set[int] = set()
+    for step in plan_steps(plan, pages):
+        if isinstance(step, s.SendPrivate):
+            if step.unless_sent and step.number in renewed:
+                continue  # the executor skips a copy when the seat got a new message
+            kept = live[step.number] if step.retire == s.Retire.KEEP else 0
+            live[step.number] = kept + int(bool(step.rendered.buttons))
+            renewed.add(step.number)
+        elif isinstance(step, s.EditPrivate):
+            live[step.number] = int(bool(step.rendered.buttons))
+        assert all(count <= 1 for count in live.values()), (step, live)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(plans())
+def test_what_asks_a_player_to_act_goes_last(plan: Plan) -> None:
+    """Every step that asks (a new message with buttons, a reminder) comes after every other step
+    that sends; to each player, nothing but a clean-up follows what asks them."""
+    steps = plan_steps(plan, pages)
+    asking = [i for i, step in enumerate(steps) if step.asks]
+    sending = [i for i, step in enumerate(steps) if not step.asks and not isinstance(step, CLEANUPS)]
+    if asking and sending:
+        assert max(sending) < min(asking), steps
+    for i in asking:
+        after = [step for step in steps[i + 1 :] if player_of(plan, step) == player_of(plan, steps[i])]
+        skipped = [step for step in after if isinstance(step, s.SendPrivate) and step.unless_sent]  # not sent
+        assert all(isinstance(step, CLEANUPS) or step in skipped for step in after), (steps[i], after)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(plans())
+def test_no_group_step_before_an_ask_waits_for_the_groups_rate(plan: Plan) -> None:
+    steps = plan_steps(plan, pages)
+    last_ask = max((i for i, step in enumerate(steps) if step.asks), default=0)
+    for step in steps[:last_ask]:
+        if isinstance(step, s.PostGroup | s.EditTable):
+            assert not step.wait, steps
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(plans())
+def test_every_notice_is_delivered_by_exactly_one_step(plan: Plan) -> None:
+    delivered = [i for step in plan_steps(plan, pages) for i in step.notices]
+    assert sorted(delivered) == sorted(n.id for n in plan.notices if n.id is not None)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(plans())
+def test_a_seat_gets_at_most_one_new_message_with_buttons(plan: Plan) -> None:
+    """The newest message matters: one asking message a seat per plan (a copy asked for again is
+    sent only when the plan gave the seat nothing new)."""
+    steps = plan_steps(plan, pages)
+    for seat in plan.game.seats:
+        new = [
+            step
+            for step in steps
+            if isinstance(step, s.SendPrivate) and step.number == seat.number and step.rendered.buttons
+        ]
+        assert len([step for step in new if not step.unless_sent]) <= 1, new
+        reminders = [step for step in steps if isinstance(step, s.SendReminder) and step.number == seat.number]
+        assert not (reminders and any(not step.unless_sent for step in new)), "a reminder beside a new turn"
+
+
+def test_the_planner_is_a_value() -> None:
+    """The same plan gives the same steps (rendered the same)."""
+    game = snapshot(new_game("shithead", PRESETS["standard"], 3, 5))
+    notices = (Notice(NoticeKind.SWAP, 7, 0, TurnPayload(3), id=1), Notice(NoticeKind.TABLE, 7, None, id=2))
+    plan = Plan(game, notices)
+    assert plan_steps(plan, pages) == plan_steps(replace(plan), pages)
