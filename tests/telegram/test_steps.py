@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from engine import PRESETS, new_game
 from engine.ai import make_player
 from shithead_bot.service import (
-    AnnouncePayload,
     Announcement,
+    AnnouncePayload,
     GameSnapshot,
     MovedPayload,
     Notice,
