@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, exists, func, insert, literal, or_, select, update
+from sqlalchemy import delete, exists, func, insert, literal, or_, select, text, update
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
@@ -228,34 +228,81 @@ async def purge_foreign_messages(*, session: AsyncSession, before: datetime) -> 
 # ----------------------------------------------------------------------------- the fleet's send rate
 
 
-async def reserve_send(*, session: AsyncSession, key: str, capacity: float, per_second: float) -> float:
-    """Take one token from a shared bucket (PostgreSQL; the database's clock for every worker) and
-    return how long to wait before sending: 0 while the bucket has tokens, else the time until the
-    debt is paid. Reservations queue in order, so N workers together keep the rate."""
-    now = func.clock_timestamp()
-    bucket = SendBucket.__table__  # type: ignore[attr-defined]
-    elapsed = func.extract("epoch", now - bucket.c.updated_at)
-    refilled = func.least(literal(capacity), bucket.c.tokens + elapsed * per_second)
-    stmt = (
-        postgresql.insert(bucket)
-        .values(key=key, tokens=capacity - 1, updated_at=now)
-        .on_conflict_do_update(index_elements=["key"], set_={"tokens": refilled - 1, "updated_at": now})
-        .returning(bucket.c.tokens)
+# One statement, its own transaction (run it in autocommit): the buckets' rows are locked in key
+# order while it runs and no longer. Each bucket is refilled to now; when every one of them pays
+# this send within :max_wait seconds, one token is taken from each (a bucket not stored yet is full,
+# and stored here); else nothing is taken. Returns the wait either way.
+RESERVE_SEND = text(
+    """
+    WITH wanted AS (
+        SELECT * FROM unnest(CAST(:keys AS text[]), CAST(:capacities AS float8[]), CAST(:rates AS float8[]))
+            AS w(key, capacity, per_second)
+    ), clock AS (
+        SELECT COALESCE(CAST(:now AS timestamptz), clock_timestamp()) AS now
+    ), stored AS (
+        SELECT key, tokens, updated_at FROM send_bucket
+        WHERE key = ANY(CAST(:keys AS text[])) ORDER BY key FOR UPDATE
+    ), levels AS (
+        SELECT w.key, w.per_second, s.key IS NOT NULL AS stored, LEAST(w.capacity, COALESCE(
+            s.tokens + CAST(EXTRACT(EPOCH FROM clock.now - s.updated_at) AS float8) * w.per_second, w.capacity
+        )) AS level
+        FROM wanted w CROSS JOIN clock LEFT JOIN stored s ON s.key = w.key
+    ), verdict AS (
+        SELECT MAX(GREATEST(0, (1 - level) / per_second)) AS wait FROM levels
+    ), taken AS (
+        UPDATE send_bucket b SET tokens = l.level - 1, updated_at = clock.now
+        FROM levels l, verdict v, clock
+        WHERE b.key = l.key AND l.stored AND v.wait <= CAST(:max_wait AS float8)
+        RETURNING b.key
+    ), added AS (
+        INSERT INTO send_bucket (key, tokens, updated_at)
+        SELECT l.key, l.level - 1, clock.now FROM levels l, verdict v, clock
+        WHERE NOT l.stored AND v.wait <= CAST(:max_wait AS float8)
+        ON CONFLICT (key) DO UPDATE SET tokens = send_bucket.tokens - 1  -- another worker's first take, just now
+        RETURNING send_bucket.key
     )
-    tokens = float((await session.execute(stmt)).scalar_one())
-    return max(0.0, -tokens / per_second)
+    SELECT wait, wait <= CAST(:max_wait AS float8) AS taken FROM verdict
+    """
+)
 
 
-async def hold_sends(*, session: AsyncSession, key: str, seconds: float, per_second: float) -> None:
-    """Telegram said "retry after N s" (429): nobody in the fleet sends on this bucket until then."""
-    now = func.clock_timestamp()
+async def reserve_send(
+    *,
+    session: AsyncSession,
+    buckets: Sequence[tuple[str, float, float]],
+    max_wait: float,
+    now: datetime | None = None,
+) -> tuple[float, bool]:
+    """Reserve a send in shared buckets, each ``(key, capacity, per_second)`` (PostgreSQL; the
+    database's clock for every worker, unless ``now`` is given): the seconds to wait before sending —
+    0 while every bucket has a token, else until the last debt is paid — and whether the tokens were
+    taken: a send that would wait longer than ``max_wait`` takes none (the caller puts it off and
+    asks again), so retries add no debt and reservations queue in order up to ``max_wait`` ahead.
+    One statement: run it outside a transaction (autocommit) so that no lock outlives it."""
+    params = {
+        "keys": [key for key, _, _ in buckets],
+        "capacities": [float(capacity) for _, capacity, _ in buckets],
+        "rates": [float(rate) for _, _, rate in buckets],
+        "max_wait": float(max_wait),
+        "now": now,
+    }
+    wait, taken = (await session.execute(RESERVE_SEND, params)).one()
+    return float(wait), bool(taken)
+
+
+async def hold_sends(
+    *, session: AsyncSession, key: str, seconds: float, per_second: float, now: datetime | None = None
+) -> None:
+    """Telegram said "retry after N s" (429): nobody in the fleet sends on this bucket until then.
+    One statement, like :func:`reserve_send`."""
+    at = func.clock_timestamp() if now is None else literal(now)
     bucket = SendBucket.__table__  # type: ignore[attr-defined]
     debt = -seconds * per_second
-    stmt = postgresql.insert(bucket).values(key=key, tokens=debt, updated_at=now)
-    elapsed = func.extract("epoch", now - bucket.c.updated_at)
+    stmt = postgresql.insert(bucket).values(key=key, tokens=debt, updated_at=at)
+    elapsed = func.extract("epoch", at - bucket.c.updated_at)
     stmt = stmt.on_conflict_do_update(
         index_elements=["key"],
-        set_={"tokens": func.least(literal(debt), bucket.c.tokens + elapsed * per_second), "updated_at": now},
+        set_={"tokens": func.least(literal(debt), bucket.c.tokens + elapsed * per_second), "updated_at": at},
     )
     await session.execute(stmt)
 

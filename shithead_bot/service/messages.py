@@ -3,6 +3,9 @@ shared send rate. None of these bumps a game's version: buttons stay valid."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import datetime
+
 from persistence import repo
 from shithead_bot.service.errors import GameNotFoundError, NeedsPrivateChatError
 from shithead_bot.service.notices import NoticeKind
@@ -65,13 +68,19 @@ async def known_private_messages(core: Core, player_id: int) -> set[int]:
         return await repo.private_message_ids(session=session, player_id=player_id)
 
 
-async def reserve_send(core: Core, key: str, capacity: float, per_second: float) -> float:
-    """A token from the fleet's send bucket ``key`` (PostgreSQL): the seconds to wait first."""
-    async with core.sessions() as session, session.begin():
-        return await repo.reserve_send(session=session, key=key, capacity=capacity, per_second=per_second)
+async def reserve_send(
+    core: Core, buckets: Sequence[tuple[str, float, float]], max_wait: float, now: datetime | None = None
+) -> tuple[float, bool]:
+    """A token from each of the fleet's send buckets ``(key, capacity, per_second)`` (PostgreSQL),
+    unless the send would wait longer than ``max_wait``: the seconds to wait, and whether it was
+    taken. One statement in autocommit: no transaction, no lock held past it."""
+    async with core.sessions() as session:
+        await session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+        return await repo.reserve_send(session=session, buckets=buckets, max_wait=max_wait, now=now)
 
 
-async def hold_sends(core: Core, key: str, seconds: float, per_second: float) -> None:
+async def hold_sends(core: Core, key: str, seconds: float, per_second: float, now: datetime | None = None) -> None:
     """Nobody in the fleet sends on bucket ``key`` for ``seconds`` (Telegram said 429)."""
-    async with core.sessions() as session, session.begin():
-        await repo.hold_sends(session=session, key=key, seconds=seconds, per_second=per_second)
+    async with core.sessions() as session:
+        await session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+        await repo.hold_sends(session=session, key=key, seconds=seconds, per_second=per_second, now=now)

@@ -142,9 +142,11 @@ class Outbox:
             session=session, now=now, lease=self.lease, limit=limit, game_id=game_id, older_than=older_than
         )
         rows.sort(key=lambda r: (r.game_id or 0, r.id or 0))  # each game's notices together, in order
+        games = [list(group) for _, group in groupby(rows, key=lambda r: r.game_id or 0)]
+        games.sort(key=lambda group: group[0].id or 0)  # the game waiting longest first: it asks the rate first
         plans = []
-        for game, group in groupby(rows, key=lambda r: r.game_id or 0):
-            plan = await self._plan(session, game, list(group))
+        for group in games:
+            plan = await self._plan(session, group[0].game_id or 0, group)
             if plan is not None:
                 plans.append(plan)
         return plans

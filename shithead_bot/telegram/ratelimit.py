@@ -4,8 +4,13 @@ Telegram allows a bot about 30 messages a second overall, about 20 a minute in o
 one a second in one private chat. A per-process limiter lets N workers send N times that and meet
 429 storms, so on PostgreSQL the buckets live in the database (``send_bucket``, on the database's
 clock): a send reserves a token in the global bucket and in its chat's bucket with one statement
-each, and waits until both are paid. A 429 puts the bucket on hold for every worker. On SQLite
-(one process) the same buckets live in memory.
+(its own short transaction), and waits until both are paid. A 429 puts the bucket on hold for every
+worker. On SQLite (one process) the same buckets live in memory.
+
+Overload is a slope: a send that would wait longer than :data:`MAX_WAIT` takes no token — it is
+handed back to the outbox, which puts it off (keeping its place: the outbox claims the oldest
+notices first) and asks again once half the queue ahead has gone. So the debt never exceeds
+``MAX_WAIT`` of sends, retries cost nothing, and the sends go on at the rate however many wait.
 
 Only sending and editing count; answering a press, reading chats and polling do not wait.
 """
@@ -18,6 +23,7 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine
 from contextvars import ContextVar
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from telegram.error import RetryAfter
@@ -32,7 +38,7 @@ DELIVERING: ContextVar[bool] = ContextVar("delivering", default=False)
 # hold back the private messages after it sets 0, and is put off instead of waiting.
 WAIT_AT_MOST: ContextVar[float | None] = ContextVar("wait_at_most", default=None)
 POSTS = ("sendmessage", "sendphoto")  # the calls that post a new message
-MAX_WAIT = 10.0  # longer waits hand the send back to the outbox for later (it holds a lease meanwhile)
+MAX_WAIT = 10.0  # longer waits take no token: the send goes back to the outbox for later
 
 
 def retry_seconds(exc: RetryAfter) -> float:
@@ -71,10 +77,18 @@ class Limits:
         return found
 
 
+@dataclass(frozen=True)
+class Reservation:
+    """A send's place in the buckets: ``wait`` seconds until it may go (its tokens are paid by then);
+    ``taken`` False when that was longer than the caller would wait — then nothing was taken."""
+
+    wait: float
+    taken: bool
+
+
 class Buckets(Protocol):
-    async def reserve(self, buckets: list[Bucket], max_wait: float = float("inf")) -> float:
-        """Take a token from each bucket and return the seconds to wait before sending; if that is
-        more than ``max_wait``, take nothing and return it all the same (the send is refused)."""
+    async def reserve(self, buckets: list[Bucket], max_wait: float = MAX_WAIT) -> Reservation:
+        """Take a token from each bucket, unless the send would wait longer than ``max_wait``."""
 
     async def hold(self, bucket: Bucket, seconds: float) -> None:
         """Nobody sends on this bucket for ``seconds``."""
@@ -87,64 +101,70 @@ class MemoryBuckets:
         self.clock = clock
         self._tokens: dict[str, tuple[float, float]] = {}  # key -> (tokens, at)
 
-    def _take(self, bucket: Bucket, tokens: float | None = None) -> float:
-        now = self.clock()
+    def _level(self, bucket: Bucket, now: float) -> float:
         held, at = self._tokens.get(bucket.key, (bucket.capacity, now))
-        level = min(bucket.capacity, held + (now - at) * bucket.per_second) if tokens is None else tokens
-        self._tokens[bucket.key] = (level - (1 if tokens is None else 0), now)
-        return max(0.0, -(level - 1) / bucket.per_second) if tokens is None else 0.0
+        return min(bucket.capacity, held + (now - at) * bucket.per_second)
 
-    async def reserve(self, buckets: list[Bucket], max_wait: float = float("inf")) -> float:
-        wait = max(self._wait(b) for b in buckets)
-        if wait > max_wait:
-            return wait  # refused: nothing taken
-        return max(self._take(b) for b in buckets)
-
-    def _wait(self, bucket: Bucket) -> float:
-        """How long a send on this bucket would wait now (nothing taken)."""
+    async def reserve(self, buckets: list[Bucket], max_wait: float = MAX_WAIT) -> Reservation:
         now = self.clock()
-        held, at = self._tokens.get(bucket.key, (bucket.capacity, now))
-        level = min(bucket.capacity, held + (now - at) * bucket.per_second)
-        return max(0.0, (1 - level) / bucket.per_second)
+        levels = [(b, self._level(b, now)) for b in buckets]
+        wait = max(max(0.0, (1 - level) / b.per_second) for b, level in levels)
+        if wait > max_wait:  # a debt nobody pays: a retry would find it deeper each time
+            return Reservation(wait, taken=False)
+        for b, level in levels:
+            self._tokens[b.key] = (level - 1, now)
+        return Reservation(wait, taken=True)
 
     async def hold(self, bucket: Bucket, seconds: float) -> None:
         now = self.clock()
-        held, at = self._tokens.get(bucket.key, (bucket.capacity, now))
-        level = min(bucket.capacity, held + (now - at) * bucket.per_second)
-        self._take(bucket, tokens=min(level, -seconds * bucket.per_second))
+        self._tokens[bucket.key] = (min(self._level(bucket, now), -seconds * bucket.per_second), now)
 
 
 class SharedBuckets:
-    """The fleet's buckets in the database (through the service); a database fault falls back to
-    this process's own buckets for that send rather than holding messages back."""
+    """The fleet's buckets in the database (through the service): one statement reserves a send in
+    all its buckets. A database fault falls back to this process's own buckets for that send rather
+    than holding messages back. ``clock``: the buckets' time (tests); the database's by default."""
 
-    def __init__(self, store: Any) -> None:
-        self.store = store  # has reserve_send(key, capacity, per_second) and hold_sends(key, seconds, per_second)
-        self.local = MemoryBuckets()
+    def __init__(self, store: Any, clock: Callable[[], datetime] | None = None) -> None:
+        self.store = store  # has reserve_send(buckets, max_wait, now) and hold_sends(key, seconds, per_second, now)
+        self.clock = clock
+        self.local = MemoryBuckets() if clock is None else MemoryBuckets(lambda: clock().timestamp())
 
-    async def reserve(self, buckets: list[Bucket], max_wait: float = float("inf")) -> float:
+    async def reserve(self, buckets: list[Bucket], max_wait: float = MAX_WAIT) -> Reservation:
+        wanted = [(b.key, b.capacity, b.per_second) for b in buckets]
         try:
-            waits = [await self.store.reserve_send(b.key, b.capacity, b.per_second) for b in buckets]
+            wait, taken = await self.store.reserve_send(wanted, max_wait, self._now())
         except Exception as exc:  # the database is away: keep a rate of our own meanwhile
             log.warning("shared send rate unavailable (%s); using this worker's own", type(exc).__name__)
             return await self.local.reserve(buckets, max_wait)
-        return max(waits)
+        return Reservation(wait, taken)
 
     async def hold(self, bucket: Bucket, seconds: float) -> None:
         try:
-            await self.store.hold_sends(bucket.key, seconds, bucket.per_second)
+            await self.store.hold_sends(bucket.key, seconds, bucket.per_second, self._now())
         except Exception as exc:
             log.warning("shared send rate unavailable (%s); holding this worker only", type(exc).__name__)
             await self.local.hold(bucket, seconds)
+
+    def _now(self) -> datetime | None:
+        return None if self.clock is None else self.clock()
 
 
 class SendRate(BaseRateLimiter[int]):
     """PTB's rate limiter interface over :class:`Buckets`; a 429 is waited out and retried."""
 
-    def __init__(self, limits: Limits | None = None, buckets: Buckets | None = None, max_retries: int = 3) -> None:
+    def __init__(
+        self,
+        limits: Limits | None = None,
+        buckets: Buckets | None = None,
+        max_retries: int = 3,
+        max_wait: float = MAX_WAIT,
+    ) -> None:
         self.limits = limits or Limits()
         self.buckets: Buckets = buckets or MemoryBuckets()
         self.max_retries = max_retries
+        self.max_wait = max_wait
+        self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep  # the wait for a token (tests: their clock's)
         self.on_call: Callable[[str, BaseException | None], None] = lambda method, error: None  # metrics
         # a message the bot posted in a private chat outside the games' delivery: (chat id, message id)
         self.on_private_post: Callable[[int, int], Awaitable[None]] | None = None
@@ -169,13 +189,14 @@ class SendRate(BaseRateLimiter[int]):
         buckets = self.limits.buckets(data.get("chat_id"))
         retries = rate_limit_args or self.max_retries
         for attempt in range(retries + 1):
-            limit = WAIT_AT_MOST.get()
-            most = MAX_WAIT if limit is None else min(limit, MAX_WAIT)
-            wait = await self.buckets.reserve(buckets, most)
-            if wait > most:  # nothing was taken: the outbox puts the notice off, not counted as a failure
-                raise RetryAfter(int(wait) + 1)
-            if wait > 0:
-                await asyncio.sleep(wait)
+            limit = WAIT_AT_MOST.get()  # a group step that must not hold back what follows: 0
+            reserved = await self.buckets.reserve(
+                buckets, self.max_wait if limit is None else min(limit, self.max_wait)
+            )
+            if not reserved.taken:  # the outbox puts the notice off (no failure) and asks again later
+                raise RetryAfter(self.later(reserved.wait))
+            if reserved.wait > 0:
+                await self.sleep(reserved.wait)
             try:
                 result = await self._call(endpoint, callback, args, kwargs)
                 await self._posted(endpoint, data, result)
@@ -188,6 +209,12 @@ class SendRate(BaseRateLimiter[int]):
                 if attempt == retries:
                     raise
         raise AssertionError("unreachable")
+
+    def later(self, wait: float) -> timedelta:
+        """When a send that was refused a place (it would have waited ``wait`` s) asks again: while
+        half of the sends queued ahead of it are still to go, so the rate never idles while sends
+        wait, and a refused send is asked about twice per queue, not at every sweep."""
+        return timedelta(seconds=max(1.0, wait - self.max_wait / 2))
 
     async def _posted(self, endpoint: str, data: dict[str, Any], result: object) -> None:
         """Tell :attr:`on_private_post` of a message posted in a private chat outside the delivery (a
