@@ -212,7 +212,7 @@ class Outbox:
         self, plan: Plan, report: Report, cause: BaseException, wait: timedelta | None, *, transient: bool
     ) -> list[int]:
         ids = [n.id for n in plan.notices if n.id is not None]
-        done = [i for i in ids if i in set(report.sent) and i not in report.again]
+        done = [i for i in ids if i in set(report.sent) and i not in report.again and i not in report.deferred]
         level = logging.INFO if wait is not None else logging.WARNING  # put off (a rate, a stop): no failure
         log.log(level, "delivery for game %s stopped after %d of %d: %r", plan.game_id, len(done), len(ids), cause)
         async with self.sessions() as session, session.begin():
@@ -220,7 +220,10 @@ class Outbox:
             await self.write(session, report)
             await repo.mark_delivered(session=session, ids=done, now=now)
             await self._again(session, plan, report, now)
-            failed = [n for n in plan.notices if n.id is not None and n.id not in done and n.id not in report.again]
+            for notice_id, put_off in report.deferred.items():  # put off to respect a rate: no failure
+                await repo.defer_outbox(session=session, ids=[notice_id], until=now + put_off)
+            kept = {*done, *report.again, *report.deferred}
+            failed = [n for n in plan.notices if n.id is not None and n.id not in kept]
             if wait is not None:  # the send rate is used up: later, and no failure
                 later = [n.id or 0 for n in failed]
                 await repo.defer_outbox(session=session, ids=later, until=now + wait, uncount=True)

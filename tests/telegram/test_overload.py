@@ -11,7 +11,6 @@ from collections.abc import AsyncIterator
 from contextvars import ContextVar
 
 import pytest
-from shithead_bot.telegram.deliver import Delivery
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlmodel import col
@@ -21,6 +20,7 @@ from persistence.models import Outbox as OutboxRow
 from shithead_bot.service import GameService
 from shithead_bot.service.outbox import Outbox
 from shithead_bot.telegram.callback_data import Codec
+from shithead_bot.telegram.delivery import Delivery
 from shithead_bot.telegram.ratelimit import Buckets, Limits, MemoryBuckets, SendRate, SharedBuckets
 from tests.conftest import FakeClock
 from tests.service.helpers import lobby_with, make_service, user

@@ -148,6 +148,7 @@ class Run:
             if not step.group or (isinstance(step, s.PostGroup) and step.wait):
                 raise PartialDelivery(self.report, exc, wait) from exc
             self.report.deferred.update(dict.fromkeys(step.notices, wait))  # later: the rest goes now
+            return
         except PartialDelivery:
             raise
         except Exception as exc:  # a network error, a 429 the rate limiter gave up on…
