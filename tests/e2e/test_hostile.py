@@ -54,8 +54,12 @@ async def test_a_bad_newgame_is_refused_and_the_chat_still_plays(
     await start_all(fake, [alice, bob])
     await bob.command(f"/newgame standard {bad}")
     key = bad.partition("=")[0]  # his mistake: answered to him, in private
-    said = await replied(fake, bob, key, chat_id=bob.user_id)
-    assert f"{key}=" in said or "unknown house rule" in said
+
+    def refusal() -> str | None:
+        said = [m.text for m in fake.messages(bob.user_id, as_user=bob.user_id) if m.from_bot]
+        return next((t for t in reversed(said) if f"{key}=" in t or "unknown house rule" in t), None)
+
+    await fake.wait_for(refusal, timeout=60)
     assert not any(has_button(m, "✋ Join") for m in fake.messages(GROUP, as_user=alice.user_id))
     assert saved_house_rules(bot) == {}
     lobby = await open_lobby(fake, alice)  # a plain /newgame opens a lobby, as always
