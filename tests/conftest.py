@@ -185,6 +185,7 @@ def pytest_report_header() -> str:
 # end-to-end test went to the first worker's first chunk and ran one after the other.
 LONGEST_FIRST = (
     "tests/test_image_build.py",  # ~60 s: a fresh venv and the mypyc build
+    "tests/test_bench_attention.py",  # ~30 s: four whole games through the handlers and the fake Bot API
     "tests/e2e/test_timers.py",
     "tests/e2e/test_db_faults.py",
     "tests/e2e/test_outage.py",

@@ -36,9 +36,9 @@ async def test_the_table_and_the_swap_message_carry_the_deadline(
     alice = players[0]
     await start_all(fake, [alice])
     await alice.command("/settings timezone Europe/Paris")  # Alice is the group's admin
-    await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "time zone of the picture: Europe/Paris"), timeout=60)
-    await alice.command("/settings timezone Mars/Olympus")
-    await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "is not a time zone"), timeout=60)
+    await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Time zone: Europe/Paris (was UTC)"), timeout=60)
+    await alice.command("/settings timezone Mars/Olympus")  # her mistake: answered in private
+    await fake.wait_for(lambda: find(fake, alice.user_id, alice.user_id, "is not a time zone"), timeout=60)
     game_id = await start_game(fake, [alice], computers=2)
     due = int((await deadline(bot.database_url, game_id)).timestamp())
     table = table_message(fake, GROUP, alice.user_id)

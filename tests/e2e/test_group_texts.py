@@ -71,7 +71,7 @@ async def test_the_group_reads_the_chats_language_and_a_person_their_own(
     assert "majority of the players" in await bot_says(fake, bob.user_id, "pause")
 
     await alice.command("/settings language fr")
-    await bot_says(fake, alice.user_id, "Réglages de ce chat")
+    await bot_says(fake, alice.user_id, "⚙️ Langue : fr (avant : en (auto)).")
     await alice.command("/abort")
     question = await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Annuler la partie"), timeout=60)
     assert await cleo.press(question, "Non") == "Only whoever asked can answer this."  # a toast: hers

@@ -53,8 +53,13 @@ async def test_a_bad_newgame_is_refused_and_the_chat_still_plays(
     alice, bob = players[:2]
     await start_all(fake, [alice, bob])
     await bob.command(f"/newgame standard {bad}")
-    key = bad.partition("=")[0]
-    assert f"{key}=" in await replied(fake, bob, f"{key}") or "unknown house rule" in await replied(fake, bob, key)
+    key = bad.partition("=")[0]  # his mistake: answered to him, in private
+
+    def refusal() -> str | None:
+        said = [m.text for m in fake.messages(bob.user_id, as_user=bob.user_id) if m.from_bot]
+        return next((t for t in reversed(said) if f"{key}=" in t or "unknown house rule" in t), None)
+
+    await fake.wait_for(refusal, timeout=60)
     assert not any(has_button(m, "✋ Join") for m in fake.messages(GROUP, as_user=alice.user_id))
     assert saved_house_rules(bot) == {}
     lobby = await open_lobby(fake, alice)  # a plain /newgame opens a lobby, as always
@@ -123,16 +128,16 @@ async def test_absurd_numbers_in_settings_get_an_answer(
     alice = players[0]  # a chat admin
     await start_all(fake, [alice])
     huge = "99999999999999999999"
-    for command, answer in [
+    for command, answer in [  # her mistakes: answered to her, in private
         (f"/settings timeouts {huge}", "0 (never) to 20"),
         (f"/settings reminders {huge}h", "1s to 30d"),
         (f"/settings reminders {huge}%", "between 1% and 99%"),
         (f"/settings turn {huge}", "choose one of"),
     ]:
         await alice.command(command)
-        await replied(fake, alice, answer)
+        await replied(fake, alice, answer, chat_id=alice.user_id)
     await alice.command(f"/quiet {huge}:00-08:00")
-    await replied(fake, alice, "Write quiet hours like")
+    await replied(fake, alice, "Write quiet hours like", chat_id=alice.user_id)
     assert db_rows(bot, "select max_timeouts, reminders from chat where id = ?", GROUP) in ([(3, None)], [(3, "null")])
     assert " ERROR " not in bot.log_text
 

@@ -27,7 +27,7 @@ async def test_fast_game_with_a_player_who_never_answers(
     alice, bob = players[:2]
     await start_all(fake, [alice, bob])
     await alice.command("/settings turn 30s")
-    await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Turn time: 30s") is not None, timeout=30)
+    await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "Turn time: 30 s") is not None, timeout=30)
     # The text table lists the last five actions; a picture's caption only the newest line, which a
     # forced move made at once after Bob's timeout (Alice must pick up) would be.
     await alice.command("/settings table text")

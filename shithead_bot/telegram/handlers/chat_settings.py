@@ -33,7 +33,13 @@ from shithead_bot.telegram.parsing import (
     parse_turn_time,
 )
 from shithead_bot.telegram.render import esc, keyboards, replies
-from shithead_bot.telegram.render.rules import SETTINGS_USAGE, autoplay_text, autoplay_unknown, settings_text
+from shithead_bot.telegram.render.rules import (
+    SETTINGS_USAGE,
+    autoplay_text,
+    autoplay_unknown,
+    setting_changed,
+    settings_text,
+)
 
 
 async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -56,10 +62,12 @@ async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     try:
         changed = await change(ctx, chat.id, args[0].lower(), args[1:])
-    except (SettingError, EngineError, ValueError) as exc:
-        await reply(update, esc(replies.in_words(exc, t)) + "\n" + esc(SETTINGS_USAGE))
+    except (SettingError, EngineError, ValueError) as exc:  # the asker's mistake: theirs to read
+        mine = texts(update)
+        await reply_privately(update, esc(replies.in_words(exc, mine)) + "\n" + esc(SETTINGS_USAGE))
         return
-    await reply(update, settings_text(changed, await chat_texts(update, ctx)))  # maybe a new language
+    t = await chat_texts(update, ctx)  # maybe a new language
+    await reply(update, setting_changed(args[0].lower(), current, changed, t))  # one line: the list is /settings'
 
 
 async def change(ctx: BotContext, chat_id: int, key: str, values: list[str]) -> ChatSnapshot:
@@ -140,13 +148,13 @@ async def quiet(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         elif args:
             await ctx.service.set_quiet_hours(user.id, parse_quiet_hours(" ".join(args)))
     except SettingError as exc:
-        await reply(update, esc(replies.in_words(exc, texts(update))))
+        await reply_privately(update, esc(replies.in_words(exc, texts(update))))
         return
     except ServiceError as exc:
-        await reply(update, replies.command_refusal(exc, texts(update)))
+        await reply_privately(update, replies.command_refusal(exc, texts(update)))
         return
     current = await ctx.service.quiet_hours(user.id)
-    await reply(update, replies.quiet_hours_text(current, texts(update)))
+    await reply_privately(update, replies.quiet_hours_text(current, texts(update)))  # a person's own: in private
 
 
 PRESSES: dict[Action, Press] = {Action.SETTING: turn_button}

@@ -36,10 +36,10 @@ async def my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         log.info("removed or muted in chat %s; game %s paused", chat.id, result.game_id if result else None)
         return
     back = await ctx.service.bot_added(chat.id, chat.type, chat.title or "")
-    if change.old_chat_member.status in GONE:  # just added: say in one line how to call the bot
+    if change.old_chat_member.status in GONE:  # just added: say in one line how to call the bot, quietly
         t = await chat_texts(update, ctx)  # the whole group reads it: the chat's language
         async with follow_up("the greeting"):  # the group may have removed or muted the bot again
-            await context.bot.send_message(chat.id, greeting(t, context.bot.username))
+            await context.bot.send_message(chat.id, greeting(t, context.bot.username), disable_notification=True)
     if back is not None:  # back after a removal: the paused game's table, with ▶️ Resume
         await ctx.deliver(back.game_id)
 

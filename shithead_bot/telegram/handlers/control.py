@@ -40,8 +40,8 @@ async def _pause_or_resume(update: Update, context: ContextTypes.DEFAULT_TYPE, *
         return
     t = await chat_texts(update, ctx)  # posted in the chat
     game = await ctx.service.open_game(chat.id)
-    if game is None:
-        await reply(update, replies.no_game_here(t))
+    if game is None:  # a refusal is the asker's: in private
+        await reply_privately(update, replies.no_game_here(texts(update)))
         return
     admin = await speaks_as_admin(update, context)  # an anonymous admin is one
     user_id = ANONYMOUS if user is None else user.id
@@ -51,7 +51,7 @@ async def _pause_or_resume(update: Update, context: ContextTypes.DEFAULT_TYPE, *
         else:
             result = await ctx.service.vote_pause(game.id, user_id, is_admin=admin)
     except ServiceError as exc:
-        await reply(update, replies.command_refusal(exc, t))
+        await reply_privately(update, replies.command_refusal(exc, texts(update)))
         return
     if not resume and result.status != GameStatus.PAUSED:
         await reply(update, replies.pause_vote_counted(t))
@@ -85,7 +85,7 @@ async def abort(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     t = await chat_texts(update, ctx)  # posted in the chat: the question and its answer
     game = await ctx.service.open_game(chat.id)
     if game is None:
-        await reply(update, replies.no_game_here(t))
+        await reply_privately(update, replies.no_game_here(texts(update)))
         return
     creator = user is not None and game.created_by == user.id
     if not creator and not await speaks_as_admin(update, context):

@@ -23,7 +23,7 @@ from shithead_bot.telegram.context import (
     user_info,
 )
 from shithead_bot.telegram.handlers.presses import Done, Press, presser
-from shithead_bot.telegram.handlers.respond import reply
+from shithead_bot.telegram.handlers.respond import reply, reply_privately
 from shithead_bot.telegram.parsing import NewGame, parse_newgame
 from shithead_bot.telegram.render import esc, replies
 
@@ -38,8 +38,8 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     t = await chat_texts(update, ctx)  # posted in the chat
     asked = parse_newgame(context.args or [])
-    if asked is None:
-        await reply(update, replies.unknown_game(t))
+    if asked is None:  # the asker's mistake: theirs to read
+        await reply_privately(update, replies.unknown_game(texts(update)))
         return
     title = chat.title or user.first_name
     try:  # house rules given here are for this game only; /settings saves them for the chat
@@ -61,7 +61,10 @@ async def newgame(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(update, replies.too_many_computers(exc.max_seats, t))
         return
     except (ServiceError, EngineError) as exc:  # an engine error here is a house rule's reason: for the asker
-        await reply(update, replies.command_refusal(exc, t) if isinstance(exc, ServiceError) else esc(str(exc)))
+        mine = texts(update)
+        await reply_privately(
+            update, replies.command_refusal(exc, mine) if isinstance(exc, ServiceError) else esc(str(exc))
+        )
         return
     if result.ignored_settings:
         await reply(update, replies.saved_rules_ignored(result.ignored_settings, t))

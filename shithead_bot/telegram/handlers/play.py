@@ -18,7 +18,7 @@ from shithead_bot.service import (
 from shithead_bot.telegram.callback_data import Action, Button
 from shithead_bot.telegram.context import BotContext, bot_context, chat_texts, is_private, texts
 from shithead_bot.telegram.handlers.presses import Done, Press, close_confirmation, confirmed, presser
-from shithead_bot.telegram.handlers.respond import follow_up, reply
+from shithead_bot.telegram.handlers.respond import follow_up, reply, reply_privately
 from shithead_bot.telegram.render import keyboards, private, replies
 from shithead_bot.telegram.render.away import back_text
 
@@ -82,8 +82,8 @@ async def hand(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     mine = await ctx.service.games_of(user.id)
     if chat is not None and not is_private(chat):
         mine = [g for g in mine if g.chat.id == chat.id]
-    if not mine:
-        await reply(update, replies.no_game_going_on(t))
+    if not mine:  # the asker's: in private
+        await reply_privately(update, replies.no_game_going_on(texts(update)))
         return
     for found in mine:
         try:
@@ -117,7 +117,7 @@ async def forfeit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not is_private(chat):
         mine = [g for g in mine if g.chat.id == chat.id]
     if not mine:
-        await reply(update, replies.not_playing_here(t))
+        await reply_privately(update, replies.not_playing_here(texts(update)))
         return
     game_id = mine[0].game.id  # the most recent
     question = replies.forfeit_question(game_id, t)

@@ -39,17 +39,25 @@ async def reply(
     update: Update, text: str, markup: InlineKeyboardMarkup | None = None, *, reply_to: int | None = None
 ) -> Message | None:
     """Answer in the chat (and the forum topic) the update came from; ``reply_to`` quotes that
-    message, e.g. the open lobby. In a group, commands in the text name the bot (privacy mode). A
-    chat closed to the bot meanwhile (blocked, left) gets nothing: None."""
+    message, e.g. the open lobby. In a group, commands in the text name the bot (privacy mode), and
+    the answer comes without a notification: the group hears only a game's start and its end (the
+    delivery's announcements); whoever asked is reading. A chat closed to the bot meanwhile
+    (blocked, left) gets nothing: None."""
     message = update.effective_message
     if message is None:
         return None
-    if message.chat.type != ChatType.PRIVATE:
+    group = message.chat.type != ChatType.PRIVATE
+    if group:
         text = addressed(text, message.get_bot().username)
     quote = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
     async with follow_up("reply"):
         return await message.reply_text(
-            text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True, reply_parameters=quote
+            text,
+            parse_mode=ParseMode.HTML,
+            reply_markup=markup,
+            disable_web_page_preview=True,
+            reply_parameters=quote,
+            disable_notification=group,
         )
     return None
 

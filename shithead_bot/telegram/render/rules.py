@@ -117,6 +117,51 @@ def settings_text(chat: ChatSnapshot, t: gettext.NullTranslations) -> str:
     )
 
 
+def setting_fields(chat: ChatSnapshot, t: gettext.NullTranslations) -> dict[str, tuple[str, str]]:
+    """Each setting ``/settings KEY …`` changes, by its key: its name and its value, in words."""
+    _ = t.gettext
+    rules = ", ".join(f"{k}={v}" for k, v in chat.house_rules.items()) or _("none")
+    reminders = " ".join(chat.reminders) if chat.reminders is not None else _("default (half time, 1 h before)")
+    own = _("your own (auto)") if chat.kind == "private" else _("en (auto)")
+    return {
+        "game": (_("Game"), chat.game_kind),
+        "preset": (_("Preset"), chat.preset),
+        "rules": (_("House rules"), esc(rules)),
+        "turn": (_("Turn time"), duration_text(chat.turn_seconds, t)),
+        "reminders": (_("Reminders"), esc(reminders or _("off"))),
+        "timeouts": (_("Removal after missed turns in a row"), str(chat.max_timeouts or _("never"))),
+        "quiet_deadlines": (_("Deadlines skip quiet hours"), _("on") if chat.deadlines_skip_quiet else _("off")),
+        "standin": (_("Stand-in"), level_text(_, chat.standin_level)),
+        "on_timeout": (
+            _("At a deadline"),
+            _("the stand-in's move") if chat.on_timeout == "standin" else _("the minimal move"),
+        ),
+        "after_timeouts": (
+            _("After the missed turns"),
+            _("a computer takes the seat") if chat.after_timeouts == "computer" else _("removal"),
+        ),
+        "language": (_("Language"), chat.language or own),
+        "table": (_("Table"), _("picture") if chat.table_is_picture else _("text")),
+        "timezone": (_("Time zone"), esc(chat.zone)),
+    }
+
+
+def setting_changed(key: str, before: ChatSnapshot, after: ChatSnapshot, t: gettext.NullTranslations) -> str:
+    """What one ``/settings KEY …`` changed, in one line ("⚙️ Turn time: 2 min (was 5 min)."): the
+    whole list is for a bare ``/settings``."""
+    _ = t.gettext
+    old, new = setting_fields(before, t), setting_fields(after, t)
+    changed = [
+        _("⚙️ {setting}: {value} (was {old}).").format(setting=name, value=value, old=old[field][1])
+        for field, (name, value) in new.items()
+        if old[field][1] != value
+    ]
+    if changed:
+        return " ".join(changed)
+    name, value = new[{"rule": "rules"}.get(key, key)] if key in (*new, "rule") else new["turn"]
+    return _("⚙️ {setting}: {value} (unchanged).").format(setting=name, value=value)
+
+
 def language_line(chat: ChatSnapshot, _: Callable[[str], str]) -> str:
     """Which language the bot writes in here, and that private messages follow each player's own."""
     if chat.kind == "private":

@@ -1,0 +1,40 @@
+"""``bench/attention.py --smoke`` runs every pattern to the end and prints its figures (figures,
+not pass/fail: this checks that the bench works, and what it counts is there to be counted)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "bench" / "attention.py"
+
+
+def load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_attention", BENCH)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_smoke_run_plays_every_pattern_and_prints_a_summary_line_each(capsys: pytest.CaptureFixture[str]) -> None:
+    results = load().main(["--smoke"])
+    out = capsys.readouterr().out
+    assert [r["pattern"] for r in results] == ["live", "correspondence", "five"]
+    for result in results:
+        assert f"pattern={result['pattern']} notifying_per_decision=" in out
+        assert result["group"]["games"] >= 1
+        assert result["group_notifying_per_game"] >= 2  # a game's start and its end, at least
+        for row in result["players"].values():
+            assert row["decisions"] > 0
+            assert row["result"] == 1  # each player's own game-over message, once a game
+    live, correspondence, five = results
+    assert sum(row["answer"] for row in live["players"].values()) + live["group"]["silent"] > 0  # the chatter
+    assert sum(row["reminder"] for row in correspondence["players"].values()) > 0  # hours apart: reminded
+    assert five["players"]["User0"]["games"] == 2
