@@ -72,11 +72,11 @@ async def test_a_game_with_settings_chatter_and_refusals_notifies_the_group_for_
         assert (await bot.service.game_view(bot.game_id)).is_over
         assert len(posted(fake)) > 8  # the bot did answer in the group: quietly
         lobby = (await bot.service.game_view(bot.game_id)).game.lobby_message_id
-        # The lobby is the delivery's (deliver.py) and asks the group to join: not the commands' business.
-        notified = [m.text.splitlines()[0] for m in posted(fake) if not m.silent and m.message_id != lobby]
-        assert len(notified) == 2, notified
-        assert "dealt" in notified[0]
-        assert "Game over" in notified[1]
+        # The start is the lobby (it asks the group to join; the deal is told quietly), then the end.
+        notified = [m for m in posted(fake) if not m.silent]
+        assert [m.message_id for m in notified][:1] == [lobby], [m.text[:30] for m in notified]
+        assert len(notified) == 2, [m.text[:30] for m in notified]
+        assert "Game over" in notified[1].text
 
 
 async def test_a_settings_change_is_one_quiet_line_and_a_bare_settings_shows_them_all(

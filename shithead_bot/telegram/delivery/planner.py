@@ -137,7 +137,8 @@ def _group_steps(game: GameSnapshot, notices: Sequence[Notice], pages: Pages) ->
             if rendered is None:
                 steps.append(Skip(_ids([notice])))  # nothing to say (an unknown subject)
             else:
-                steps.append(PostGroup(_ids([notice]), rendered=rendered, loud=notice.announcement in LOUD))
+                loud = _loud(game, notice, lobby_posted=bool(lobbies))
+                steps.append(PostGroup(_ids([notice]), rendered=rendered, loud=loud))
     tables = [n for n in notices if n.kind == NoticeKind.TABLE]
     if tables and _has_table(game):
         unpin = game.is_over and game.chat.kind != "private"
@@ -145,6 +146,15 @@ def _group_steps(game: GameSnapshot, notices: Sequence[Notice], pages: Pages) ->
     elif tables:
         steps.append(Skip(_ids(tables)))  # a lobby, or a private game in play: no table to edit
     return steps
+
+
+def _loud(game: GameSnapshot, notice: Notice, *, lobby_posted: bool) -> bool:
+    """A game's start and end notify the group, nothing else. The start is the lobby, which asks the
+    group to join: the deal after it is quiet (its players are asked in private); a game dealt without
+    a lobby (a rematch) is started by the deal."""
+    if notice.announcement == Announcement.STARTED:
+        return game.game.lobby_message_id is None and not lobby_posted
+    return notice.announcement in LOUD
 
 
 def _has_table(game: GameSnapshot) -> bool:
