@@ -12,8 +12,10 @@ seats, move log, delivered notices — are replicated server-side (``INSERT … 
 finished and F/10 active games, one active game per chat, ten finished ones per chat, four
 players per chat. One regular player sits in every tenth finished game (100 games at 1k, 10,000 at
 100k), in five chats; a quarter of the regular's games had a stand-in for some moves. Ratings and
-their history are derived from the seats. Finished games end at 1,000 a day (the newest day's
-notices are what pruning keeps); then VACUUM ANALYZE.
+their history are derived from the seats. Finished games end at 1,000 a day; their delivered notices
+are kept for the newest day's games only (what the hourly pruning keeps: a full history of them
+would be 200 rows a game, and minutes to build, and no measured query reads them); then VACUUM
+ANALYZE.
 
 Per size, each measured operation's median in ms and its ratio to the smallest size: the sweep's
 due query (50 games due), the outbox claim with no backlog and with 200 notices pending in 100
@@ -181,7 +183,7 @@ async def replicate(engine: AsyncEngine, finished: int, active: int, done: list[
     async with engine.begin() as conn:
         x = conn.execute
         await x(text("CREATE UNLOGGED TABLE rep (id bigint, template bigint, chat bigint, shift interval, "
-                     "regular boolean, standin boolean, due timestamptz)"))  # fmt: skip
+                     "regular boolean, standin boolean, due timestamptz, recent boolean)"))  # fmt: skip
         t0, t1, t2 = done
         at = f"'{now.isoformat()}'::timestamptz"
         # Finished games: one in ten the regular's (in five chats), the others in the other chats.
@@ -194,7 +196,7 @@ async def replicate(engine: AsyncEngine, finished: int, active: int, done: list[
                             ELSE {REGULAR_CHATS} + i % ({chats - REGULAR_CHATS}) END,
                        ({at} - ({finished} - i) * interval '{86400 / PER_DAY} seconds')
                          - (SELECT finished_at FROM game WHERE id = (ARRAY[{t0}, {t1}, {t2}])[1 + i % 3]),
-                       i % 10 = 0, i % 40 = 0, NULL::timestamptz
+                       i % 10 = 0, i % 40 = 0, NULL::timestamptz, i >= {finished - PER_DAY}
                 FROM generate_series(0, {finished - 1}) AS i
                 """
             )
@@ -208,7 +210,7 @@ async def replicate(engine: AsyncEngine, finished: int, active: int, done: list[
                        ({at} - (i % 1440) * interval '1 minute') - (SELECT updated_at FROM game WHERE id = {live}),
                        false, false,
                        CASE WHEN i < {due} THEN {at} - interval '1 minute'
-                            ELSE {at} + (i % 1440) * interval '1 minute' END
+                            ELSE {at} + (i % 1440) * interval '1 minute' END, true
                 FROM generate_series(0, {active - 1}) AS i
                 """
             )
@@ -240,7 +242,8 @@ async def replicate(engine: AsyncEngine, finished: int, active: int, done: list[
         await x(text(copy_sql("move", src.format("move", "game_id"), {"game_id": "r.id", "actor": actor},
                               skip=("id",))))  # fmt: skip
         delivered = "coalesce(t.delivered_at, t.created_at) + r.shift"
-        await x(text(copy_sql("outbox", src.format("outbox", "game_id"), {"game_id": "r.id", "delivered_at": delivered,
+        recent = src.format("outbox", "game_id") + " WHERE r.recent"  # older ones: pruned
+        await x(text(copy_sql("outbox", recent, {"game_id": "r.id", "delivered_at": delivered,
                               "claimed_until": "NULL", "not_before": "NULL"}, skip=("id",))))  # fmt: skip
         await ratings(conn)
         await x(text("DROP TABLE rep"))
@@ -390,7 +393,8 @@ async def measure(url: str, finished: int, active: int, repeat: int, done: list[
     row["leaderboard_ms"] = await median_ms(lambda: service.chat_ratings(OVERALL), repeat)
     row["vitals_ms"] = await median_ms(service.vitals, repeat)
     row["known_messages_ms"] = await median_ms(known, repeat)
-    row["regular_games"] = (await service.player_record(REGULAR) or type("R", (), {"games": 0})).games
+    record = await service.player_record(REGULAR)
+    row["regular_games"] = record.games if record else 0
     row["database_mb"] = round(await table_bytes(engine) / 1e6)
     row["build_s"] = round(built, 1)
     await engine.dispose()
