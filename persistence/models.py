@@ -17,6 +17,8 @@ from persistence.types import JSONDoc, UTCDateTime
 
 _UNDELIVERED_SQL = text("delivered_at IS NULL")
 _DUE_SQL = text("due_at IS NOT NULL")
+# A rating's ordinal, the order of a leaderboard (the same expression in the index and the query).
+ORDINAL_SQL = "mu - 3 * sigma"
 
 
 def utcnow() -> datetime:
@@ -28,7 +30,8 @@ def utcnow() -> datetime:
 # over yet. The schema needs them (the partial unique index of a chat's open game, and the queries
 # that rely on it); persistence knows no enum. tests/test_architecture.py checks they cannot drift.
 OPEN_STATUSES: tuple[str, ...] = ("lobby", "swapping", "playing", "paused")
-_OPEN_SQL = text("status IN ({})".format(", ".join(f"'{status}'" for status in OPEN_STATUSES)))
+# (written out, not bound: SQLite uses a partial index only for a query that repeats its predicate)
+OPEN_SQL = text("status IN ({})".format(", ".join(f"'{status}'" for status in OPEN_STATUSES)))
 
 
 class Chat(SQLModel, table=True):
@@ -108,9 +111,11 @@ class Game(SQLModel, table=True):
     """One game, from lobby to end. ``version`` is bumped by every change (optimistic locking)."""
 
     __table_args__ = (
-        Index("uq_game_open_per_chat", "chat_id", unique=True, sqlite_where=_OPEN_SQL, postgresql_where=_OPEN_SQL),
+        Index("uq_game_open_per_chat", "chat_id", unique=True, sqlite_where=OPEN_SQL, postgresql_where=OPEN_SQL),
         Index("ix_game_due", "due_at", sqlite_where=_DUE_SQL, postgresql_where=_DUE_SQL),
         Index("ix_game_chat_status", "chat_id", "status"),
+        # The open games by status (the vitals count them at every metrics scrape): history stays out.
+        Index("ix_game_open_status", "status", sqlite_where=OPEN_SQL, postgresql_where=OPEN_SQL),
     )
 
     @declared_attr.directive
@@ -167,7 +172,11 @@ class Game(SQLModel, table=True):
 class Seat(SQLModel, table=True):
     """A seat at a game: a player, or a computer of some level."""
 
-    __table_args__ = (UniqueConstraint("game_id", "number"),)
+    __table_args__ = (
+        UniqueConstraint("game_id", "number"),
+        # A player's open seats (ended_at NULL) and those of games ended lately, without their history.
+        Index("ix_seat_player_ended", "player_id", "ended_at"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="game.id", ondelete="CASCADE", index=True)
@@ -188,6 +197,9 @@ class Seat(SQLModel, table=True):
     private_message_id: int | None = Field(default=None, sa_type=BigInteger)
     message_version: int = Field(default=0, description="keyboard version shown in the private message")
     reminder_message_id: int | None = Field(default=None, sa_type=BigInteger)
+    ended_at: datetime | None = Field(
+        default=None, sa_type=UTCDateTime, description="when the game ended (its finished_at); None: it is open"
+    )
 
 
 class Move(SQLModel, table=True):
@@ -252,15 +264,23 @@ class SendBucket(SQLModel, table=True):
     on PostgreSQL so that N workers together stay within Telegram's limits."""
 
     __tablename__ = "send_bucket"
+    # Updated at every send: no index but the key's, and room on each page, so that an update is HOT
+    # (written beside the old row, no index touched); the few rows are read whole by the purge.
+    __table_args__ = ({"postgresql_with": {"fillfactor": 50}},)
 
     key: str = Field(primary_key=True, max_length=40)
     tokens: float = Field(default=0.0)
-    updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, index=True)
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
 
 
 class Rating(SQLModel, table=True):
     """A skill rating (openskill: mu and sigma) of a player, or of a computer level, in one chat or
     overall (``chat_id`` 0). ``subject`` is ``p:<player id>`` or ``c:<level>``."""
+
+    __table_args__ = (
+        Index("ix_rating_ordinal", "chat_id", text(f"({ORDINAL_SQL}) DESC"), "subject"),  # a scope's leaderboard
+        Index("ix_rating_subject", "subject"),  # a player's ratings in every scope
+    )
 
     chat_id: int = Field(sa_type=BigInteger, primary_key=True, description="0: across every chat")
     subject: str = Field(primary_key=True, max_length=40)
@@ -290,3 +310,20 @@ class RatingChange(SQLModel, table=True):
     mu_after: float
     sigma_after: float
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+class PlayerRecord(SQLModel, table=True):
+    """A player's record over their finished games, counted when each game finishes (a player's
+    /stats reads one row, whatever their history): games, wins, times the loser, places (their sum
+    and how many seats had one), and the moves a stand-in made for them, in how many games."""
+
+    __tablename__ = "player_record"
+
+    player_id: int = Field(sa_type=BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False})
+    games: int = Field(default=0)
+    firsts: int = Field(default=0)
+    losers: int = Field(default=0)
+    place_sum: int = Field(default=0)
+    placed: int = Field(default=0, description="seats with a place (the average's divisor)")
+    stood_in_moves: int = Field(default=0)
+    stood_in_games: int = Field(default=0)

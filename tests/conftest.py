@@ -57,6 +57,8 @@ TABLES = (
     "send_bucket",
     "rating",
     "rating_change",
+    "player_record",
+    "foreign_message",
 )
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, insert, or_, select, update
+from sqlalchemy import func, insert, select, union_all, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
@@ -134,11 +134,12 @@ async def set_seat_message(
 
 
 async def private_message_ids(*, session: AsyncSession, player_id: int) -> set[int]:
-    """The private and reminder message ids recorded for a player's seats in open games."""
+    """The private and reminder message ids recorded for a player's seats in open games (found by
+    ix_seat_player_ended, whatever the player's history)."""
     query = (
         select(col(Seat.private_message_id), col(Seat.reminder_message_id))
         .join(Game, col(Game.id) == col(Seat.game_id))
-        .where(col(Seat.player_id) == player_id, col(Game.status).in_(OPEN_STATUSES))
+        .where(col(Seat.player_id) == player_id, col(Seat.ended_at).is_(None), col(Game.status).in_(OPEN_STATUSES))
     )
     return {int(i) for row in (await session.execute(query)).all() for i in row if i is not None}
 
@@ -147,18 +148,17 @@ async def private_message_ids_of(
     *, session: AsyncSession, player_ids: Sequence[int], since: datetime | None = None
 ) -> dict[int, set[int]]:
     """:func:`private_message_ids` of several players, in one query (``since``: also of the games
-    that ended since then — their last messages, a Rematch among them)."""
+    that ended since then — their last messages, a Rematch among them). Their open and recent seats
+    are found by ix_seat_player_ended: the players' older games are not read."""
     found: dict[int, set[int]] = {player_id: set() for player_id in player_ids}
     if not player_ids:
         return found
-    recent: Any = col(Game.status).in_(OPEN_STATUSES)
+    columns = (col(Seat.player_id), col(Seat.private_message_id), col(Seat.reminder_message_id))
+    mine = col(Seat.player_id).in_(player_ids)
+    open_seats = select(*columns).join(Game, col(Game.id) == col(Seat.game_id))
+    query: Any = open_seats.where(mine, col(Seat.ended_at).is_(None), col(Game.status).in_(OPEN_STATUSES))
     if since is not None:
-        recent = or_(recent, col(Game.updated_at) >= since)
-    query = (
-        select(col(Seat.player_id), col(Seat.private_message_id), col(Seat.reminder_message_id))
-        .join(Game, col(Game.id) == col(Seat.game_id))
-        .where(col(Seat.player_id).in_(player_ids), recent)
-    )
+        query = union_all(query, select(*columns).where(mine, col(Seat.ended_at) >= since))
     for player_id, private_id, reminder_id in (await session.execute(query)).all():
         if player_id is not None:
             found[int(player_id)].update(int(i) for i in (private_id, reminder_id) if i is not None)
@@ -255,7 +255,7 @@ async def games_of_player(*, session: AsyncSession, player_id: int, open_only: b
         .order_by(col(Game.updated_at).desc())
     )
     if open_only:
-        query = query.where(col(Game.status).in_(OPEN_STATUSES))
+        query = query.where(col(Seat.ended_at).is_(None), col(Game.status).in_(OPEN_STATUSES))
     return [PlayerGame(g, s, c) for g, s, c in (await session.execute(query)).all()]
 
 

@@ -172,6 +172,17 @@ async def next_outbox_due(*, session: AsyncSession, now: datetime, limit: int = 
     return min((max(now, claimed or now, later or now) for claimed, later in rows), default=None)
 
 
+async def purge_outbox(*, session: AsyncSession, before: datetime, limit: int) -> int:
+    """Delete up to ``limit`` notices delivered before ``before``, the oldest first (read in the
+    primary key's order: the old rows come first, the pending ones are never touched); returns how
+    many. The caller repeats it, a transaction a batch, until fewer come back."""
+    oldest = select(col(Outbox.id)).where(col(Outbox.delivered_at) < before).order_by(col(Outbox.id)).limit(limit)
+    ids = list((await session.execute(oldest)).scalars())
+    if ids:  # by their keys: one index lookup each, whatever the size of the table
+        await session.execute(delete(Outbox).where(col(Outbox.id).in_(ids)))
+    return len(ids)
+
+
 async def pending_outbox_count(*, session: AsyncSession) -> int:
     query = select(func.count()).select_from(Outbox).where(col(Outbox.delivered_at).is_(None))
     return int((await session.execute(query)).scalar_one())

@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import case, delete, func, insert, literal, select
+from sqlalchemy import case, delete, func, insert, literal, literal_column, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
 from persistence.models import (
+    OPEN_SQL,
+    ORDINAL_SQL,
     Chat,
     Game,
     Move,
     Outbox,
     Player,
+    PlayerRecord,
     Rating,
     RatingChange,
     Seat,
@@ -70,19 +73,77 @@ async def chat_leaderboard(*, session: AsyncSession, chat_id: int, status: str, 
     return sorted(rows, key=lambda r: (r.average_place, -r.firsts, r.losers, r.name))
 
 
-async def player_stats(*, session: AsyncSession, player_id: int, status: str, stand_in: str) -> StatsRow | None:
-    """One player's record across every chat: games of ``status``, and the moves of actor ``stand_in`` in
-    them (the service passes the stored values of its finished status and stand-in actor)."""
-    rows = _rows(await session.execute(_stats_query(status, col(Seat.player_id) == player_id)))
-    if not rows:
+async def player_stats(*, session: AsyncSession, player_id: int) -> StatsRow | None:
+    """One player's record across every chat: their finished games, and the moves a stand-in made in
+    them — the counters :func:`count_finished_game` keeps (one row, whatever the player's history)."""
+    query = select(PlayerRecord, col(Player.first_name)).join(Player, col(Player.id) == col(PlayerRecord.player_id))
+    found = (await session.execute(query.where(col(PlayerRecord.player_id) == player_id))).first()
+    if found is None or found[0].games == 0:
         return None
-    stood_in = select(func.count(), func.count(func.distinct(col(Move.game_id)))).select_from(Move)
-    stood_in = stood_in.join(Seat, (col(Seat.game_id) == col(Move.game_id)) & (col(Seat.number) == col(Move.seat)))
-    stood_in = stood_in.join(Game, col(Game.id) == col(Move.game_id)).where(
-        col(Seat.player_id) == player_id, col(Move.actor) == stand_in, col(Game.status) == status
+    record, name = found
+    average = round(record.place_sum / record.placed, 2) if record.placed else 0.0
+    return StatsRow(
+        player_id, name or "", record.games, record.firsts, record.losers, average, record.stood_in_moves,
+        record.stood_in_games,
+    )  # fmt: skip
+
+
+def _record_values(seat: Seat, stood_in: int) -> dict[str, int]:
+    return {
+        "games": 1,
+        "firsts": int(seat.place == 1),
+        "losers": int(seat.is_loser),
+        "place_sum": seat.place or 0,
+        "placed": int(seat.place is not None),
+        "stood_in_moves": stood_in,
+        "stood_in_games": int(stood_in > 0),
+    }
+
+
+async def count_finished_game(*, session: AsyncSession, game_id: int, stand_in: str) -> None:
+    """Add a game that has just finished (its seats placed, its moves logged) to its players' records;
+    ``stand_in``: the stored value of the service's stand-in actor."""
+    seats = select(Seat).where(col(Seat.game_id) == game_id, col(Seat.player_id).is_not(None))
+    stood_in = select(col(Move.seat), func.count()).where(col(Move.game_id) == game_id, col(Move.actor) == stand_in)
+    moves = dict((await session.execute(stood_in.group_by(col(Move.seat)))).all())
+    table = PlayerRecord.__table__  # type: ignore[attr-defined]
+    for seat in (await session.execute(seats)).scalars():
+        values = _record_values(seat, int(moves.get(seat.number, 0)))
+        stmt = _insert(session, PlayerRecord).values(player_id=seat.player_id, **values)
+        added = {name: table.c[name] + value for name, value in values.items()}
+        await session.execute(stmt.on_conflict_do_update(index_elements=["player_id"], set_=added))
+
+
+async def rebuild_player_records(*, session: AsyncSession, status: str, stand_in: str) -> None:
+    """Every player's record counted again from the games of ``status`` (the service's finished
+    status) and the moves of actor ``stand_in`` in them."""
+    per_seat = (
+        select(col(Move.game_id), col(Move.seat), func.count().label("moves"))
+        .where(col(Move.actor) == stand_in)
+        .group_by(col(Move.game_id), col(Move.seat))
+        .subquery()
     )
-    moves, games = (await session.execute(stood_in)).one()
-    return replace(rows[0], stood_in_moves=int(moves or 0), stood_in_games=int(games or 0))
+    moves = per_seat.c.moves
+    query = (
+        select(
+            col(Seat.player_id),
+            func.count(),
+            func.sum(case((col(Seat.place) == 1, 1), else_=0)),
+            func.sum(case((col(Seat.is_loser), 1), else_=0)),
+            func.coalesce(func.sum(col(Seat.place)), 0),
+            func.count(col(Seat.place)),
+            func.coalesce(func.sum(moves), 0),
+            func.sum(case((moves > 0, 1), else_=0)),
+        )
+        .join(Game, col(Game.id) == col(Seat.game_id))
+        .join(Player, col(Player.id) == col(Seat.player_id))
+        .outerjoin(per_seat, (per_seat.c.game_id == col(Seat.game_id)) & (per_seat.c.seat == col(Seat.number)))
+        .where(col(Game.status) == status, col(Seat.player_id).is_not(None))
+        .group_by(col(Seat.player_id))
+    )
+    names = ["player_id", "games", "firsts", "losers", "place_sum", "placed", "stood_in_moves", "stood_in_games"]
+    await session.execute(delete(PlayerRecord))
+    await session.execute(insert(PlayerRecord).from_select(names, query))
 
 
 @dataclass(frozen=True)
@@ -125,9 +186,14 @@ class Vitals:
     overdue_since: datetime | None  # the oldest timer that is due and not fired yet
 
 
-async def vitals(*, session: AsyncSession, now: datetime) -> Vitals:
-    """A few cheap statements (each on an index): a metrics scrape may run them every few seconds."""
-    games = dict((await session.execute(select(col(Game.status), func.count()).group_by(col(Game.status)))).all())
+async def vitals(*, session: AsyncSession, now: datetime, ended: bool = True) -> Vitals:
+    """A few cheap statements (each on an index): a metrics scrape may run them every few seconds.
+    The open games are counted on their own index; ``ended``: the games that are over too (a count
+    of the whole history: the caller does it now and then)."""
+    by_status = select(col(Game.status), func.count()).group_by(col(Game.status))
+    if not ended:
+        by_status = by_status.where(OPEN_SQL)  # as ix_game_open_status says it
+    games = dict((await session.execute(by_status)).all())
     moves = (await session.execute(select(func.max(col(Move.id))))).scalar_one_or_none() or 0
     pending, oldest = (
         await session.execute(
@@ -216,8 +282,8 @@ async def save_ratings(
 
 
 async def top_ratings(*, session: AsyncSession, chat_id: int, limit: int = 20) -> list[Rating]:
-    """A scope's ratings, best ordinal (mu - 3 sigma) first."""
-    order = (col(Rating.mu) - 3 * col(Rating.sigma)).desc()
+    """A scope's ratings, best ordinal (mu - 3 sigma) first (read in the order of ix_rating_ordinal)."""
+    order: Any = literal_column(f"({ORDINAL_SQL})").desc()
     query = select(Rating).where(col(Rating.chat_id) == chat_id).order_by(order, col(Rating.subject)).limit(limit)
     return list((await session.execute(query)).scalars())
 

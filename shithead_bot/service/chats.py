@@ -74,14 +74,29 @@ async def note_messages(core: Core, player_id: int, message_ids: list[int]) -> N
         )
 
 
-async def forget_old_updates(core: Core, keep: timedelta = timedelta(days=2)) -> None:
-    """Drop claims older than ``keep`` (Telegram redelivers for a day at most) and idle send buckets."""
+DELIVERED_KEPT = timedelta(days=1)  # a delivered notice is kept this long (for the logs, and /metrics' backlog)
+PURGE_BATCH = 5000  # notices deleted per transaction
+PURGE_BATCHES = 200  # per run at most (the hourly job): a larger backlog goes in the next runs
+
+
+async def forget_old_updates(core: Core, keep: timedelta = timedelta(days=2)) -> int:
+    """The hourly clean-up: drop claims older than ``keep`` (Telegram redelivers for a day at most),
+    idle send buckets, and notices delivered more than a day ago — those in batches, a transaction
+    each, so that no transaction holds many rows. Returns how many notices were deleted."""
     async with core.transaction() as session:
         now = core.clock()
         await repo.purge_updates(session=session, before=now - keep)
         await repo.purge_foreign_messages(session=session, before=now - keep)
         if core.dialect == "postgresql":
             await repo.purge_send_buckets(session=session, before=now - timedelta(hours=1))
+    deleted = 0
+    for _ in range(PURGE_BATCHES):
+        async with core.transaction() as session:
+            batch = await repo.purge_outbox(session=session, before=now - DELIVERED_KEPT, limit=PURGE_BATCH)
+        deleted += batch
+        if batch < PURGE_BATCH:
+            break
+    return deleted
 
 
 async def see_user(core: Core, user: UserInfo, *, can_message: bool | None = None) -> bool:

@@ -3,7 +3,8 @@ Every answer is a frozen value (see :mod:`snapshot`); nothing here writes."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import timedelta
 
 import engine
 from engine import AnyState, rules_from_dict
@@ -18,7 +19,7 @@ from shithead_bot.service.snapshot import (
     SeatSnapshot,
     moves_of,
 )
-from shithead_bot.service.status import Actor, GameStatus
+from shithead_bot.service.status import OPEN_STATUSES, GameStatus
 from shithead_bot.service.unit import Core
 
 
@@ -116,10 +117,22 @@ async def rebuild(core: Core, game_id: int) -> AnyState:
     return engine.replay(found.kind, rules, len(found.names), found.seed, played, found.dealer)
 
 
+ENDED_COUNTED_EVERY = timedelta(minutes=10)
+
+
 async def vitals(core: Core) -> repo.Vitals:
-    """Games by status, moves, the outbox backlog and overdue timers (for metrics)."""
+    """Games by status, moves, the outbox backlog and overdue timers (for metrics). The open games
+    are counted every time; the ended ones (finished, aborted: the whole history) every
+    :data:`ENDED_COUNTED_EVERY`, in between the last count is given again."""
+    now = core.clock()
+    counted = core.ended_games
+    again = counted is None or now - counted[0] >= ENDED_COUNTED_EVERY
     async with core.sessions() as session:
-        return await repo.vitals(session=session, now=core.clock())
+        found = await repo.vitals(session=session, now=now, ended=again)
+    if again:
+        counted = core.ended_games = (now, {s: n for s, n in found.games.items() if s not in OPEN_STATUSES})
+    assert counted is not None
+    return replace(found, games={**counted[1], **found.games})
 
 
 async def ping(core: Core) -> None:
@@ -131,9 +144,7 @@ async def ping(core: Core) -> None:
 async def player_record(core: Core, player_id: int) -> PlayerRecord | None:
     """A player's finished games across every chat."""
     async with core.sessions() as session:
-        row = await repo.player_stats(
-            session=session, player_id=player_id, status=GameStatus.FINISHED, stand_in=Actor.STANDIN
-        )
+        row = await repo.player_stats(session=session, player_id=player_id)
     if row is None:
         return None
     return PlayerRecord(row.games, row.firsts, row.losers, row.average_place, row.stood_in_moves, row.stood_in_games)

@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from persistence import repo
 from shithead_bot.service.ratings import record_game
-from shithead_bot.service.status import GameStatus
+from shithead_bot.service.status import Actor, GameStatus
 from shithead_bot.service.unit import Core
 
 
@@ -79,14 +79,15 @@ async def player_ratings(core: Core, player_id: int, trend_games: int = 5) -> li
 
 
 async def rebuild_ratings(core: Core) -> int:
-    """Recompute every rating from the finished games, in the order they were rated; returns how
-    many games were rated. The result equals what was stored game by game."""
+    """Recompute every rating from the finished games, in the order they were rated, and every
+    player's record; returns how many games were rated. The result equals what was stored game by game."""
     async with core.transaction() as session:
         games = await repo.finished_games(session=session, status=GameStatus.FINISHED)
         await repo.clear_ratings(session=session)
         for game, seats in games:
             when = game.finished_at or game.updated_at
             await record_game(session, game_id=game.id or 0, chat_id=game.chat_id, seats=seats, when=when)
+        await repo.rebuild_player_records(session=session, status=GameStatus.FINISHED, stand_in=Actor.STANDIN)
         return len(games)
 
 

@@ -202,6 +202,8 @@ def finish(tx: GameTx) -> None:
 def close(tx: GameTx, status: GameStatus) -> None:
     tx.game.status = status
     tx.game.finished_at = tx.now
+    for seat in tx.seats:  # a player's open and recent seats are found by it
+        seat.ended_at = tx.now
     tx.game.deadline_at = tx.game.due_at = None
     tx.game.pause_votes = []
 

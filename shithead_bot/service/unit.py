@@ -49,7 +49,7 @@ from shithead_bot.service.errors import (
 from shithead_bot.service.notices import Announcement, AnnouncePayload, NoPayload, Notice, NoticeKind, Payload
 from shithead_bot.service.schedule import QuietHours
 from shithead_bot.service.snapshot import ChatSnapshot, GameInfo, GameSnapshot, MoveLine, SeatSnapshot
-from shithead_bot.service.status import GameStatus
+from shithead_bot.service.status import Actor, GameStatus
 from shithead_bot.service.thinking import Thinker, ThinkFirst, deferring, draw_seed, seed_tape
 
 log = logging.getLogger(__name__)
@@ -304,6 +304,7 @@ class Core:
         self.dialect = bind.dialect.name if bind is not None else "sqlite"
         self._write_lock = asyncio.Lock() if self.dialect == "sqlite" else None
         self._engine: AsyncEngine | None = None
+        self.ended_games: tuple[datetime, dict[str, int]] | None = None  # the vitals' count of ended games, when
 
     @classmethod
     def connect(cls, settings: Settings) -> Self:
@@ -412,6 +413,7 @@ class Core:
             await ratings.record_game(
                 tx.session, game_id=tx.game.id or 0, chat_id=tx.game.chat_id, seats=tx.seats, when=tx.now
             )
+            await repo.count_finished_game(session=tx.session, game_id=tx.game.id or 0, stand_in=Actor.STANDIN)
         return Result(tx.game.id or 0, tx.game.version, tx.notices, tx.game.status, tx.computers_pending)
 
     async def player(self, session: AsyncSession, user: UserInfo) -> Player:

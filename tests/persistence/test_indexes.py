@@ -11,12 +11,12 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import event, insert, text
+from sqlalchemy import event, insert, inspect, text, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from persistence import repo
 from persistence.db import make_engine, make_sessionmaker
-from persistence.models import Chat, Game, Move, Outbox, Player, Seat, utcnow
+from persistence.models import Chat, Game, Move, Outbox, Player, Rating, Seat, utcnow
 from tests.conftest import FakeClock
 from tests.service.helpers import lobby_with, make_service, user
 
@@ -47,7 +47,9 @@ async def fill(sessions: async_sessionmaker[AsyncSession]) -> None:
             }
         )
         for n in range(3):
-            seats.append({"game_id": 10_000 + i, "number": n, "player_id": 10_000 + (i + n) % 500, "name": "P"})
+            player = 10_000 + (i + n) % 500
+            ended = None if active else now - timedelta(days=2)
+            seats.append({"game_id": 10_000 + i, "number": n, "player_id": player, "name": "P", "ended_at": ended})
         moves.extend({"game_id": 10_000 + i, "seq": s, "seat": s % 3, "move": "r", "events": []} for s in range(1, 4))
         notices.append({"game_id": 10_000 + i, "kind": "table", "payload": {}, "delivered_at": now})
     async with sessions() as session, session.begin():
@@ -119,3 +121,89 @@ async def test_move_queries_use_indexes(db_url: str, clock: FakeClock) -> None:
     assert len(explained) > 10
     plans_of = dict(explained)
     assert scans == {}, "\n\n".join(f"{s}\n-> {t}\n{plans_of[s]}" for s, t in scans.items())
+
+
+async def fill_ratings_and_backlog(sessions: async_sessionmaker[AsyncSession]) -> None:
+    """Every player rated overall and in a few chats; 200 notices pending in 100 active games."""
+    now = utcnow()
+    ratings = [
+        {"chat_id": chat, "subject": f"p:{10_000 + p}", "mu": 20 + p % 17, "sigma": 1 + p % 7, "updated_at": now}
+        for p in range(500)
+        for chat in (0, -10_000 - p, -10_000 - p - 1)
+    ]
+    pending = [{"game_id": 10_000 + FINISHED + g, "kind": "table", "payload": {}} for g in range(100) for _ in "ab"]
+    async with sessions() as session, session.begin():
+        await session.execute(insert(Rating), ratings)
+        await session.execute(update(Outbox).values(delivered_at=now - timedelta(days=2)))  # to be pruned
+        await session.execute(insert(Outbox), pending)
+
+
+async def test_history_queries_use_indexes(db_url: str, clock: FakeClock) -> None:
+    """The leaderboard, a player's ratings and record, the messages a retried plan leaves alone, the
+    vitals of the open games, the outbox's claim and next due with a backlog: by index, on SQLite and
+    on PostgreSQL (where the pruning reads the outbox in its key's order, and the leaderboard the
+    ordinal's index)."""
+    engine = make_engine(db_url)
+    sessions = make_sessionmaker(engine)
+    await fill(sessions)
+    await fill_ratings_and_backlog(sessions)
+    statements = capture(engine)
+    player = 10_007
+    async with sessions() as session:
+        await repo.top_ratings(session=session, chat_id=0)
+        await repo.ratings_of_subject(session=session, subject=f"p:{player}")
+        await repo.player_stats(session=session, player_id=player)
+        await repo.private_message_ids_of(session=session, player_ids=[player], since=clock.now - timedelta(days=1))
+        await repo.private_message_ids(session=session, player_id=player)
+        await repo.games_of_player(session=session, player_id=player)
+        await repo.vitals(session=session, now=clock.now, ended=False)
+        await repo.next_outbox_due(session=session, now=clock.now)
+        await repo.claim_outbox(session=session, now=clock.now, lease=timedelta(seconds=5))
+        await session.rollback()
+    sqlite = engine.dialect.name == "sqlite"
+    if not sqlite:
+        async with sessions() as session:
+            await repo.purge_outbox(session=session, before=utcnow() - timedelta(days=1), limit=100)
+            await session.rollback()
+    explained = await plans(engine, list(statements))
+    await engine.dispose()
+    tables = (*BIG_TABLES, "rating")
+    scans = {}
+    for statement, plan in explained:
+        found = [t for t in tables if t in full_scans_of(plan, sqlite, tables)]
+        if found:
+            scans[statement] = (found, plan)
+    assert scans == {}, "\n\n".join(f"{s}\n-> {t}\n{p}" for s, (t, p) in scans.items())
+    if not sqlite:
+        plan_of = {s.split(" FROM ")[0][-60:] + s.split(" WHERE ")[0][-30:]: p for s, p in explained}
+        joined = "\n".join(plan_of.values())
+        for index in ("ix_rating_ordinal", "ix_rating_subject", "ix_seat_player_ended", "ix_game_open_status"):
+            assert index in joined, index
+        pruning = [
+            p for s, p in explained if "outbox.delivered_at <" in s or s.lstrip().startswith("DELETE FROM outbox")
+        ]
+        assert len(pruning) == 2
+        assert all("outbox_pkey" in p for p in pruning), pruning
+
+
+def full_scans_of(plan: str, sqlite: bool, tables: tuple[str, ...]) -> list[str]:
+    lines = [line for line in plan.splitlines() if not any(f"USING INDEX {p}" in line for p in PARTIAL)]
+    if sqlite:
+        return [t for t in tables if any(line == f"SCAN {t}" or line.startswith(f"SCAN {t} ") for line in lines)]
+    return [t for t in tables if f"Seq Scan on {t} " in plan or plan.endswith(f"Seq Scan on {t}")]
+
+
+async def test_send_bucket_updates_touch_no_index(db_url: str) -> None:
+    """A bucket is updated at every send: only its key is indexed (so PostgreSQL's updates are HOT),
+    and on PostgreSQL its pages keep room for them (fillfactor 50)."""
+    engine = make_engine(db_url)
+    async with engine.connect() as conn:
+        indexes = await conn.run_sync(lambda c: inspect(c).get_indexes("send_bucket"))
+        options = None
+        if engine.dialect.name == "postgresql":
+            query = text("SELECT reloptions FROM pg_class WHERE relname = 'send_bucket'")
+            options = (await conn.execute(query)).scalar_one()
+    await engine.dispose()
+    assert indexes == []  # the primary key's is not listed
+    if engine.dialect.name == "postgresql":
+        assert options == ["fillfactor=50"]

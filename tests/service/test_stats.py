@@ -5,11 +5,11 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from persistence import repo
-from shithead_bot.service import Actor, GameStatus
+from shithead_bot.service import GameStatus
 from tests.conftest import FakeClock
 from tests.service.helpers import lobby_with, make_service, play_humans_to_end, user
 
-FINISHED, STANDIN = GameStatus.FINISHED, Actor.STANDIN
+FINISHED = GameStatus.FINISHED
 
 
 async def test_leaderboard_player_and_preset_stats(
@@ -32,9 +32,9 @@ async def test_leaderboard_player_and_preset_stats(
         assert all(1 <= r.average_place <= 3 for r in board)
         assert sum(r.firsts for r in board) <= 3
         assert await repo.chat_leaderboard(session=session, chat_id=-77, status=FINISHED, min_games=4) == []
-        me = await repo.player_stats(session=session, player_id=user(0).id, status=FINISHED, stand_in=STANDIN)
+        me = await repo.player_stats(session=session, player_id=user(0).id)
         assert me is not None
         assert me.games == 4  # three in one chat, one Neighbor game in another
         presets = {(p.kind, p.preset): p.games for p in await repo.preset_stats(session=session, status=FINISHED)}
         assert presets == {("shithead", "smelly"): 3, ("neighbor", "neighbor"): 1}
-        assert await repo.player_stats(session=session, player_id=999_999, status=FINISHED, stand_in=STANDIN) is None
+        assert await repo.player_stats(session=session, player_id=999_999) is None
