@@ -110,10 +110,9 @@ async def _reset_pg(url: str) -> None:
     from sqlalchemy import text
 
     engine = make_engine(url)
-    async with engine.begin() as conn:
-        tables = "outbox, move, seat, game, player, chat, processed_update, send_bucket, rating, rating_change"
-        tables += ", alembic_version"
-        await conn.execute(text(f"DROP TABLE IF EXISTS {tables} CASCADE"))
+    async with engine.begin() as conn:  # every table, whatever the migrations added since
+        await conn.execute(text("DROP SCHEMA public CASCADE"))
+        await conn.execute(text("CREATE SCHEMA public"))
     await engine.dispose()
 
 
@@ -223,6 +222,114 @@ async def sessions_per_press(url: str, moves: int = 60) -> dict[str, object]:
     }
 
 
+async def press_costs(url: str, moves: int = 60) -> dict[str, object]:
+    """What one button press costs, all of it: the update's once-only check, the use case, the
+    delivery of its notices through the real sender and the fleet's send rate (shared in the database
+    on PostgreSQL) to the fake Bot API, two humans in a group, the table edited. Per press: database
+    transactions (on PostgreSQL counted by the server, pool pings included), SQL statements sent,
+    sessions opened, Bot API calls, and CPU seconds of this process (the fake Bot API runs in it too)."""
+    from sqlalchemy import event, text
+    from sqlalchemy.orm import Session
+    from telegram.ext import ExtBot
+
+    from shithead_bot.config import Settings
+    from shithead_bot.service import Outbox
+    from shithead_bot.telegram.callback_data import Codec
+    from shithead_bot.telegram.context import BotContext
+    from shithead_bot.telegram.delivery import Delivery
+    from shithead_bot.telegram.ratelimit import Limits, MemoryBuckets, SendRate, SharedBuckets
+    from tests.support.fakebot import FakeTelegram
+
+    engine = make_engine(url)
+    sessions = make_sessionmaker(engine)
+    service = GameService(sessions)
+    counted = {"sessions": 0, "statements": 0}
+
+    def session_begun(*_: object) -> None:
+        counted["sessions"] += 1
+
+    def statement(*_: object) -> None:
+        counted["statements"] += 1
+
+    event.listen(Session, "after_begin", session_begun)
+    event.listen(engine.sync_engine, "before_cursor_execute", statement)
+    postgres = url.startswith("postgresql")
+    presses = calls = 0
+    cpu = view_xacts = 0.0
+    press = {"sessions": 0, "statements": 0}
+    try:
+        async with FakeTelegram() as fake:
+            players = [UserInfo(10 + i, f"P{i}") for i in range(2)]  # as new_game(service, -1) seats them
+            for p in players:
+                fake.add_user(p.id, p.first_name)
+                fake.start_bot(p.id)
+            fake.add_group(-1, "Bench", [p.id for p in players])
+            limits = Limits(per_second=1000, group_per_minute=6000, private_per_second=1000)
+            rate = SendRate(limits, SharedBuckets(service) if postgres else MemoryBuckets())
+            async with ExtBot(fake.token, base_url=fake.base_url, base_file_url=fake.base_file_url, rate_limiter=rate) as bot:
+                delivery = Delivery(bot, Codec(b"k"), "bench_bot", table_seconds=0)
+                outbox = Outbox(sessions, core=service)
+                ctx = BotContext(service, outbox, delivery, Codec(b"k"), Settings(), "bench_bot")
+                game_id = await new_game(service, -1)
+                await ctx.deliver(game_id)
+                bots = [make_player("heuristic", i) for i in range(2)]
+                view_xacts = 0.0
+                if postgres:  # what reading the button's game costs the server, to leave it out below
+                    before = await _transactions(url)
+                    for _ in range(20):
+                        await service.game_view(game_id)
+                    view_xacts = (await _transactions(url) - before) / 20
+                xacts_before = await _transactions(url) if postgres else 0
+                fake.reset_calls()
+                press = {"sessions": 0, "statements": 0}
+                for update_id in range(moves):
+                    game = await service.game_view(game_id)  # the press's button: not counted
+                    if game.state is None or game.state.is_over:
+                        break
+                    seat = game.seat(game.state.seats_to_act()[0])
+                    move = bots[seat.number].choose(game.state.view(seat.number))
+                    was = dict(counted)
+                    start = time.process_time()
+                    await service.take_update(1_000 + update_id)
+                    await service.play(game_id, seat.player_id or 0, move, seat.keyboard_version)
+                    await ctx.deliver(game_id)
+                    cpu += time.process_time() - start
+                    for key in press:
+                        press[key] += counted[key] - was[key]
+                    presses += 1
+                calls = len([c for c in fake.calls if c.method.lower() != "answercallbackquery"])
+    finally:
+        event.remove(Session, "after_begin", session_begun)
+        event.remove(engine.sync_engine, "before_cursor_execute", statement)
+        await engine.dispose()
+    xacts = (await _transactions(url) - xacts_before - view_xacts * presses) if postgres else None
+    return {
+        "database": url.split("+")[0],
+        "presses": presses,
+        "transactions": None if xacts is None else round(xacts / presses, 2),
+        "statements": round(press["statements"] / presses, 2),
+        "sessions": round(press["sessions"] / presses, 2),
+        "bot_api_calls": round(calls / presses, 2),
+        "cpu_ms": round(cpu / presses * 1000, 1),
+    }
+
+
+async def _transactions(url: str) -> int:
+    """Transactions the server counted in this database so far (after every session closed)."""
+    import asyncpg
+
+    await asyncio.sleep(1.5)  # backends report their counts when idle
+    conn = await asyncpg.connect(url.replace("+asyncpg", ""))
+    try:
+        row = await conn.fetchrow(
+            "SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()"
+        )
+        own = 1  # this query's
+        return int(row["n"]) + own if row else 0
+    finally:
+        await conn.close()
+
+
 def profile(url: str) -> None:
     profiler = cProfile.Profile()
     profiler.enable()
@@ -241,8 +348,14 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--breakdown", action="store_true", help="engine and logic vs database access")
     parser.add_argument("--sessions", action="store_true", help="database sessions per press, delivery included")
+    parser.add_argument("--press", action="store_true", help="transactions, statements and CPU per press, all of it")
     args = parser.parse_args()
     urls = databases()
+    if args.press:
+        for url in urls:
+            row = asyncio.run(press_costs(fresh(url), args.moves))
+            print(json.dumps(row) if args.json else "  ".join(f"{k}={v}" for k, v in row.items()), flush=True)
+        return
     if args.sessions:
         for url in urls:
             row = asyncio.run(sessions_per_press(fresh(url)))

@@ -57,8 +57,11 @@ def make_engine(url: str = DEFAULT_URL, *, echo: bool = False, pool_size: int = 
         engine = create_async_engine(url, echo=echo, hide_parameters=True)
         _configure_sqlite(engine)
         return engine
+    # No ping before each checkout (a round trip and a server transaction per use): a connection the
+    # server dropped fails its first statement instead, which invalidates the pool's connections, and
+    # every use case is tried again on such a fault (shithead_bot/service/unit.py, retry_transient).
     return create_async_engine(
-        url, echo=echo, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True, hide_parameters=True
+        url, echo=echo, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=False, hide_parameters=True
     )
 
 
