@@ -82,7 +82,8 @@ HAND: Final = Source.HAND
 FACE_UP: Final = Source.FACE_UP
 FACE_DOWN: Final = Source.FACE_DOWN
 RANK_SLOTS: Final = _RANK_SLOTS  # index by rank 2..14; 0 and 1 unused
-_SOURCE_TEXT: Final = {src: src.value for src in Source}
+_HAND_TEXT: Final = HAND.value  # a Played event's source
+_FACE_UP_TEXT: Final = FACE_UP.value
 _tuple_new = tuple.__new__
 
 # Interned move values, so listing legal moves allocates nothing but the list.
@@ -122,7 +123,7 @@ def completes_four(c: CompiledRules, pile: list[Card], below: int, rank: int, co
     """Whether ``count`` cards of ``rank`` put on the first ``below`` cards of ``pile`` make four of
     a kind that burns (RULES.md §1.7): the row looks through invisible cards, unless the rank played
     is itself invisible — then only a row of that rank at the very top counts. The one burn check
-    of the rules, the fast path and the search's playouts (engine/ai/rollout.py).
+    of the rules and of the search's playouts (engine/ai/rollout.py).
     """
     if not c.four_burns or below + count < 4:
         return False
@@ -281,35 +282,13 @@ class ShitheadState(ShitheadFields):
     def _apply_in_turn(self, seat: int, move: Move) -> list[Event]:
         kind = move.__class__
         if kind is Play and move.source is HAND and self.hand_count[seat] and not self.required:  # type: ignore[union-attr]
-            # The most frequent move, inlined: a play from hand once the first play is made.
+            # The most frequent move, checked here with what it needs only (the seat plays from hand,
+            # the first play is made): a legal rank, held often enough; else _play names the fault.
             play: Play = move  # type: ignore[assignment]
             rank, count = play.rank, play.count
-            lst = self.hands[seat][rank]
-            if not self._c.legal[self.top][rank] or len(lst) < count:
+            if not self._c.legal[self.top][rank] or len(self.hands[seat][rank]) < count:
                 return self._play(seat, play)  # raises the right error
-            if count == 1:
-                cards: tuple[Card, ...] = (lst.pop(),)
-            else:
-                cards = tuple(lst[-count:])
-                del lst[-count:]
-            if not lst:
-                self.masks[seat] &= _CLEAR[rank]
-            self.hand_count[seat] -= count
-            pile = self.pile
-            pile += cards
-            events: list[Event] = [_tuple_new(Played, (seat, "h", cards))]
-            if self._c.simple[rank] and not completes_four(self._c, pile, len(pile) - count, rank, count):
-                # The common case, kept short: a plain card that neither burns nor skips. The same
-                # as _resolve: the new top, refill, and the next seat (or going out).
-                self.top = rank
-                if self.stock and self.hand_count[seat] < 3:
-                    self._refill(seat, events)
-                if self.hand_count[seat]:
-                    self.turn = self.next_seat(seat)
-                else:
-                    self._resolve_after_last_hand_card(seat, events)
-            else:
-                self._resolve(seat, rank, count, True, events)
+            events = self._play_from_hand(seat, rank, count)
         elif kind is Play:
             events = self._play(seat, move)  # type: ignore[arg-type]
         elif kind is PlayFaceDown:
@@ -429,20 +408,34 @@ class ShitheadState(ShitheadFields):
         if not self._c.legal[self.top][rank]:
             raise IllegalMoveError(f"{move}: that rank cannot go on the pile now")
         if source is HAND:
-            lst = self.hands[seat][rank]
-            if len(lst) < count:
-                raise CardNotOwnedError(f"{move}: seat {seat} holds {len(lst)} of that rank")
-            cards = lst[-count:]
-            del lst[-count:]
-            if not lst:
-                self.masks[seat] &= _CLEAR[rank]
-            self.hand_count[seat] -= count
+            held = len(self.hands[seat][rank])
+            if held < count:
+                raise CardNotOwnedError(f"{move}: seat {seat} holds {held} of that rank")
+            return self._play_from_hand(seat, rank, count)
+        return self._lay(seat, _FACE_UP_TEXT, tuple(self._take_face_up(seat, rank, count)), rank, count, False)
+
+    def _play_from_hand(self, seat: int, rank: int, count: int) -> list[Event]:
+        """A checked play of ``count`` cards of ``rank`` from the seat's hand."""
+        lst = self.hands[seat][rank]
+        if count == 1:
+            cards: tuple[Card, ...] = (lst.pop(),)
         else:
-            cards = self._take_face_up(seat, rank, count)
+            cards = tuple(lst[-count:])
+            del lst[-count:]
+        if not lst:
+            self.masks[seat] &= _CLEAR[rank]
+        self.hand_count[seat] -= count
+        return self._lay(seat, _HAND_TEXT, cards, rank, count, True)
+
+    def _lay(
+        self, seat: int, source: str, cards: tuple[Card, ...], rank: int, count: int, from_hand: bool
+    ) -> list[Event]:
+        """Every legal play (from hand, face up, face down, the stock) after its checks: its cards onto
+        the pile, told, then all that follows (:meth:`_resolve`)."""
         self.pile += cards
         self.required = 0
-        events: list[Event] = [Played(seat, _SOURCE_TEXT[source], tuple(cards))]
-        self._resolve(seat, rank, count, source is HAND, events)
+        events: list[Event] = [_tuple_new(Played, (seat, source, cards))]
+        self._resolve(seat, rank, count, from_hand, events)
         return events
 
     def known_hand(self, seat: int) -> tuple[Card, ...]:
@@ -491,12 +484,10 @@ class ShitheadState(ShitheadFields):
     def _blind(self, seat: int, card: Card, source: str) -> list[Event]:
         """A card turned over blind: played with all its effects if legal, else picked up with the pile."""
         rank = RANK_OF[card]
-        self.pile.append(card)
         if self._c.legal[self.top][rank]:
-            events: list[Event] = [Played(seat, source, (card,))]
-            self._resolve(seat, rank, 1, False, events)
-            return events
-        events = [BlindFailed(seat, source, card)]
+            return self._lay(seat, source, (card,), rank, 1, False)
+        self.pile.append(card)
+        events: list[Event] = [BlindFailed(seat, source, card)]
         self._take_pile(seat, None, events)
         return events
 
@@ -587,15 +578,6 @@ class ShitheadState(ShitheadFields):
             self.turn = self.next_seat(seat)
         else:
             self._skip_or_reverse(seat, rank, count, events)
-
-    def _resolve_after_last_hand_card(self, seat: int, events: list[Event]) -> None:
-        """A plain play emptied the hand (the stock is empty): out if nothing is left on the table."""
-        if not self.face_up[seat] and not self.fd_count[seat]:
-            self._go_out(seat, events)
-            if self.stage is not OVER_PHASE:
-                self._advance(seat, 1, events)
-        else:
-            self._advance(seat, 1, events)
 
     def _skip_or_reverse(self, seat: int, rank: int, count: int, events: list[Event]) -> None:
         c = self._c
