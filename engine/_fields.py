@@ -9,11 +9,11 @@ how ``to_dict`` saves it (``-``: derived, not saved), its value in a new game. F
   states inherit, inherits it.
 * ``shithead.py`` and ``neighbor.py``: ``ShitheadFields`` and ``NeighborFields``, each a subclass of
   ``StateBase`` with the game's other slots and annotations, ``_init_fields`` (a new game's values),
-  ``_copy_into`` (what the game's ``copy`` copies), ``to_dict`` and ``_load_fields`` (every field of the
-  table, the shared ones through ``_load_shared_fields``); equality compares ``to_dict`` data, so it follows too. The game's class (``ShitheadState``,
-  ``NeighborState``) inherits that and holds only hand-written code; where saving a field takes the
-  game's own knowledge, the generated code calls the game's methods (:attr:`Module.hooks`), declared
-  abstract in the generated class.
+  ``_copy_into`` (what the game's ``copy`` copies), ``to_dict`` and ``_load_fields`` (every field of
+  the table, the shared ones through ``_load_shared_fields``); equality compares ``to_dict`` data, so
+  it follows too. The game's class (``ShitheadState``, ``NeighborState``) inherits that and holds only
+  hand-written code; where saving a field takes the game's own knowledge, the generated code calls
+  the game's methods (:attr:`Module.hooks`), declared abstract in the generated class.
 
 Every generated file starts with a comment saying so; ``python engine/_fields.py --check`` and
 ``tests/engine/test_fields.py`` fail while one differs from what the tables give.

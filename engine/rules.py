@@ -324,7 +324,6 @@ class NeighborRules(Frozen):
         return f"{self.lives} lives, Ace low, King blocks"
 
 
-
 _R = TypeVar("_R", Rules, NeighborRules)
 
 
@@ -334,6 +333,7 @@ def _with_rules(rules: _R, changes: Mapping[str, str | bool | int]) -> _R:
     for key, value in changes.items():
         changed = changed.with_rule(key, value)
     return cast(_R, changed)
+
 
 @dataclass(frozen=True)
 class CompiledRules(Frozen):
