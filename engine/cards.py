@@ -13,9 +13,10 @@ Ranks are the face values ``2 … 14`` (``11`` = J, ``12`` = Q, ``13`` = K, ``14
 
 from __future__ import annotations
 
-from engine.errors import InvalidMoveError
+from engine.errors import InvalidMoveError, SchemaError
 
 RANKS: tuple[int, ...] = tuple(range(2, 15))
+RANK_SLOTS = 15  # the length of a list indexed by rank: 2 … 14, with 0 and 1 unused
 RANK_TEXTS: dict[int, str] = {r: str(r) for r in range(2, 11)} | {11: "J", 12: "Q", 13: "K", 14: "A"}
 SUIT_SYMBOLS: tuple[str, ...] = ("♣", "♦", "♥", "♠")
 SUIT_LETTERS: tuple[str, ...] = ("C", "D", "H", "S")
@@ -94,3 +95,24 @@ CARDS = _CARDS
 def card_of(card_id: int) -> Card:
     """The interned :class:`Card` of an id."""
     return _CARDS[card_id]
+
+
+def by_rank(card_ids: list[int]) -> list[list[Card]]:
+    """Cards (ids) as :data:`RANK_SLOTS` lists, one a rank, each in the order given."""
+    lists: list[list[Card]] = [[] for _ in range(RANK_SLOTS)]
+    for c in card_ids:
+        card = _CARDS[c]
+        lists[RANK_OF[card]].append(card)
+    return lists
+
+
+def card_bits(per_seat: list[list[int]]) -> list[int]:
+    """Card ids per seat as an ``int`` per seat, bit ``id`` set for each card."""
+    return [sum(1 << _CARDS[c] for c in cards) for cards in per_seat]
+
+
+def rank_bits(per_seat: list[list[int]]) -> list[int]:
+    """Ranks per seat as an ``int`` per seat, bit ``rank`` set for each; SchemaError for a rank out of range."""
+    if any(not 2 <= int(r) <= 14 for ranks in per_seat for r in ranks):
+        raise SchemaError("a barred rank out of range")
+    return [sum(1 << int(r) for r in set(ranks)) for ranks in per_seat]

@@ -324,7 +324,6 @@ class NeighborRules(Frozen):
         return f"{self.lives} lives, Ace low, King blocks"
 
 
-
 _R = TypeVar("_R", Rules, NeighborRules)
 
 
@@ -334,6 +333,7 @@ def _with_rules(rules: _R, changes: Mapping[str, str | bool | int]) -> _R:
     for key, value in changes.items():
         changed = changed.with_rule(key, value)
     return cast(_R, changed)
+
 
 @dataclass(frozen=True)
 class CompiledRules(Frozen):
@@ -345,7 +345,6 @@ class CompiledRules(Frozen):
     skips: tuple[bool, ...]
     reverses: tuple[bool, ...]
     plain_move: tuple[bool, ...]  # neither skip nor reverse: the turn simply passes on
-    simple: tuple[bool, ...]  # a plain move that neither burns nor is invisible: the fast path
     legal: tuple[tuple[bool, ...], ...]
     legal_ranks: tuple[tuple[int, ...], ...]
     legal_mask: tuple[int, ...]  # bit r set when rank r is legal on that top
@@ -392,7 +391,6 @@ def compile_rules(rules: Rules) -> CompiledRules:
         skips=tuple(p is Power.SKIP for p in power),
         reverses=tuple(p is Power.REVERSE for p in power),
         plain_move=tuple(p is not Power.SKIP and p is not Power.REVERSE for p in power),
-        simple=tuple(p not in (Power.SKIP, Power.REVERSE, Power.BURN, Power.INVISIBLE) for p in power),
         legal=legal,
         legal_ranks=tuple(tuple(r for r in RANKS if row[r]) for row in legal),
         legal_mask=tuple(sum(1 << r for r in RANKS if row[r]) for row in legal),
