@@ -435,11 +435,11 @@ def print_rows(rows: list[dict[str, Any]], as_json: bool) -> None:
 async def overload(url: str, games: int, per_second: float, seconds: float) -> dict[str, Any]:
     """``games`` group games of two players, each with its start's notices to deliver, through the
     outbox and the real sender against the fake Bot API, the global rate ``per_second``."""
-    from shithead_bot.telegram.delivery import Delivery
     from telegram.ext import ExtBot
 
     from shithead_bot.service import Outbox
     from shithead_bot.telegram.callback_data import Codec
+    from shithead_bot.telegram.delivery import Delivery
     from shithead_bot.telegram.ratelimit import Limits, SendRate
     from tests.support.fakebot import FakeTelegram
 

@@ -228,7 +228,7 @@ async def press_costs(url: str, moves: int = 60) -> dict[str, object]:
     on PostgreSQL) to the fake Bot API, two humans in a group, the table edited. Per press: database
     transactions (on PostgreSQL counted by the server, pool pings included), SQL statements sent,
     sessions opened, Bot API calls, and CPU seconds of this process (the fake Bot API runs in it too)."""
-    from sqlalchemy import event, text
+    from sqlalchemy import event
     from sqlalchemy.orm import Session
     from telegram.ext import ExtBot
 
@@ -266,7 +266,8 @@ async def press_costs(url: str, moves: int = 60) -> dict[str, object]:
             fake.add_group(-1, "Bench", [p.id for p in players])
             limits = Limits(per_second=1000, group_per_minute=6000, private_per_second=1000)
             rate = SendRate(limits, SharedBuckets(service) if postgres else MemoryBuckets())
-            async with ExtBot(fake.token, base_url=fake.base_url, base_file_url=fake.base_file_url, rate_limiter=rate) as bot:
+            urls = {"base_url": fake.base_url, "base_file_url": fake.base_file_url}
+            async with ExtBot(fake.token, rate_limiter=rate, **urls) as bot:
                 delivery = Delivery(bot, Codec(b"k"), "bench_bot", table_seconds=0)
                 outbox = Outbox(sessions, core=service)
                 ctx = BotContext(service, outbox, delivery, Codec(b"k"), Settings(), "bench_bot")

@@ -39,6 +39,7 @@ from persistence.repo.games import (
     set_game_messages,
     set_reminder_message,
     set_seat_message,
+    set_seat_messages,
 )
 from persistence.repo.outbox import (
     claim_outbox,
@@ -146,6 +147,7 @@ __all__ = [
     "set_game_messages",
     "set_reminder_message",
     "set_seat_message",
+    "set_seat_messages",
     "supersede_outbox",
     "take_update",
     "top_ratings",

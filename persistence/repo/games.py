@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select, union_all, update
+from sqlalchemy import bindparam, func, insert, select, union_all, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
@@ -131,6 +131,24 @@ async def set_seat_message(
         values["message_version"] = version
     query = update(Seat).where(col(Seat.game_id) == game_id, col(Seat.number) == number).values(**values)
     await session.execute(query)
+
+
+async def set_seat_messages(*, session: AsyncSession, game_id: int, messages: dict[int, tuple[int, int]]) -> None:
+    """Remember several seats' private messages and keyboard versions (seat -> (message, version)),
+    in one statement."""
+    if not messages:
+        return
+    seat = Seat.__table__  # type: ignore[attr-defined]
+    query = (
+        update(seat)
+        .where(seat.c.game_id == bindparam("b_game"), seat.c.number == bindparam("b_number"))
+        .values(private_message_id=bindparam("b_message"), message_version=bindparam("b_version"))
+    )
+    rows = [
+        {"b_game": game_id, "b_number": number, "b_message": message, "b_version": version}
+        for number, (message, version) in sorted(messages.items())
+    ]
+    await session.execute(query, rows)
 
 
 async def private_message_ids(*, session: AsyncSession, player_id: int) -> set[int]:

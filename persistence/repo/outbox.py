@@ -10,6 +10,7 @@ from sqlalchemy import delete, exists, func, insert, literal, or_, select, text,
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import col
 
 from persistence.models import (
@@ -59,11 +60,15 @@ async def claim_outbox(
     rows = list((await session.execute(query)).scalars())
     if dialect_of(session) == "postgresql":
         rows = await _games_held_alone(session, rows, now)
-    for row in rows:
-        row.claimed_until = now + lease
-        row.attempts += 1
-        row.last_error = None  # held, not waiting after a failure (see retry_failed_now)
-    await session.flush()
+    if rows:  # one statement for all of them; the rows in hand are told without another flush
+        ids = [row.id for row in rows]
+        claimed = {"claimed_until": now + lease, "attempts": col(Outbox.attempts) + 1, "last_error": None}
+        query = update(Outbox).where(col(Outbox.id).in_(ids)).values(**claimed)
+        await session.execute(query.execution_options(synchronize_session=False))
+        for row in rows:
+            set_committed_value(row, "claimed_until", now + lease)
+            set_committed_value(row, "attempts", row.attempts + 1)
+            set_committed_value(row, "last_error", None)  # held, not waiting after a failure (retry_failed_now)
     return rows
 
 

@@ -258,14 +258,8 @@ class Outbox:
             return
         for old_id, new_id in report.migrated:
             await repo.migrate_chat(session=session, old_id=old_id, new_id=new_id)
-        for number, message in report.private.items():
-            await repo.set_seat_message(
-                session=session,
-                game_id=report.game_id,
-                number=number,
-                message_id=message.message_id,
-                version=message.version,
-            )
+        messages = {number: (m.message_id, m.version) for number, m in report.private.items()}
+        await repo.set_seat_messages(session=session, game_id=report.game_id, messages=messages)
         for number, reminder_id in report.reminders.items():
             await repo.set_reminder_message(
                 session=session, game_id=report.game_id, number=number, message_id=reminder_id
