@@ -80,3 +80,15 @@ async def test_a_game_paused_in_the_swap_phase_takes_everyones_buttons_off(
             newest = bot.private(p)[-1]
             assert [m.message_id for m in with_buttons(bot, p)] == [newest.message_id]
             assert not newest.silent
+
+
+async def test_after_back_no_game_message_keeps_i_am_back(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram
+) -> None:
+    async with InBot(sessions, clock, fake) as bot:
+        await bot.start(humans=2)
+        away = user(1).id
+        await bot.say(away, "/away 3d")  # the stand-in swaps and is ready for them, told silently
+        assert [b.text for m in with_buttons(bot, away) for b in m.buttons] == ["👋 I am back"]
+        await bot.say(away, "/back")
+        assert with_buttons(bot, away) == [], [m.text for m in with_buttons(bot, away)]
