@@ -12,6 +12,12 @@ class ServiceError(Exception):
     code = "error"
 
 
+class StaleSettingsError(ServiceError):
+    """A settings keyboard shown before the chat's settings changed again."""
+
+    code = "stale_settings"
+
+
 class StaleVersionError(ServiceError):
     """The button (or timer) was made for an older state of the game: nothing was changed."""
 

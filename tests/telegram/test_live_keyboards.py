@@ -92,3 +92,25 @@ async def test_after_back_no_game_message_keeps_i_am_back(
         assert [b.text for m in with_buttons(bot, away) for b in m.buttons] == ["👋 I am back"]
         await bot.say(away, "/back")
         assert with_buttons(bot, away) == [], [m.text for m in with_buttons(bot, away)]
+
+
+async def test_a_settings_keyboard_is_used_once_and_an_outdated_one_is_refused(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram
+) -> None:
+    async with InBot(sessions, clock, fake) as bot:
+        await bot.say(ADMIN, "/settings", GROUP)
+        old = fake.last_message(GROUP, ADMIN, from_bot=True)
+        await bot.say(ADMIN, "/settings turn 5m", GROUP)  # a change since that keyboard
+        press = await bot.press(ADMIN, old, "1 h")
+        await bot.handle()
+        answer = await press.answer()
+        assert answer is not None
+        assert answer.text == "These settings changed since: send /settings again."
+        assert (await bot.service.ensure_chat(GROUP, "group", "Friends")).turn_seconds == 300
+        assert not next(m for m in fake.messages(GROUP, ADMIN) if m.message_id == old.message_id).buttons
+        await bot.say(ADMIN, "/settings", GROUP)
+        fresh = fake.last_message(GROUP, ADMIN, from_bot=True)
+        await bot.press(ADMIN, fresh, "15 min")
+        await bot.handle()
+        assert (await bot.service.ensure_chat(GROUP, "group", "Friends")).turn_seconds == 900
+        assert not next(m for m in fake.messages(GROUP, ADMIN) if m.message_id == fresh.message_id).buttons

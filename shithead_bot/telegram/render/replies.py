@@ -25,6 +25,7 @@ from shithead_bot.service import (
     QuietHours,
     RateLimitedError,
     ServiceError,
+    StaleSettingsError,
     StaleVersionError,
     TooFewPlayersError,
     WrongStateError,
@@ -45,6 +46,7 @@ MOVE_REFUSALS: dict[type[EngineError], str] = {
 }
 REFUSALS: dict[type[Exception], str] = {
     StaleVersionError: N_("This button is out of date."),
+    StaleSettingsError: N_("These settings changed since: send /settings again."),
     BadCallbackError: N_("This button is not valid."),
     AlreadyDoneError: N_("Already done."),
     NotYourQuestionError: N_("Only whoever asked can answer this."),
