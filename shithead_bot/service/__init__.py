@@ -26,6 +26,7 @@ from shithead_bot.service.errors import (
     ServiceError,
     StaleSettingsError,
     StaleVersionError,
+    SupersededError,
     TooFewPlayersError,
     WrongStateError,
 )
@@ -109,6 +110,7 @@ __all__ = [
     "ServiceError",
     "StaleSettingsError",
     "StaleVersionError",
+    "SupersededError",
     "TablePayload",
     "Tidy",
     "TidyPayload",

@@ -5,10 +5,14 @@ the fake Bot API."""
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from shithead_bot.i18n import translations
+from shithead_bot.service import ServiceError
+from shithead_bot.telegram.render.replies import refusal
 from tests.conftest import FakeClock
-from tests.service.helpers import GROUP, user
+from tests.service.helpers import GROUP, play_humans_to_end, user
 from tests.support.fakebot import FakeTelegram
 from tests.support.fakebot.model import SeenMessage
 from tests.telegram.inbot import InBot, fake
@@ -114,3 +118,21 @@ async def test_a_settings_keyboard_is_used_once_and_an_outdated_one_is_refused(
         await bot.handle()
         assert (await bot.service.ensure_chat(GROUP, "group", "Friends")).turn_seconds == 900
         assert not next(m for m in fake.messages(GROUP, ADMIN) if m.message_id == fresh.message_id).buttons
+
+
+async def test_a_finished_games_rematch_goes_once_another_game_is_dealt_in_the_chat(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram
+) -> None:
+    async with InBot(sessions, clock, fake) as bot:
+        first = await bot.start(humans=2)
+        await play_humans_to_end(bot.service, first)
+        await bot.ctx.deliver(first)
+        assert all("🔁 Rematch" in [b.text for b in bot.private(p)[-1].buttons] for p in PLAYERS)
+        second = (await bot.service.rematch(first, ADMIN)).game_id
+        await bot.ctx.deliver(second)
+        for p in PLAYERS:  # the first game's Rematch is gone: only the new game's swap buttons are live
+            assert [b.text for m in with_buttons(bot, p) for b in m.buttons if b.text == "🔁 Rematch"] == []
+        await bot.service.abort(second, ADMIN)
+        with pytest.raises(ServiceError) as refused:  # the guard behind the buttons: a later game was dealt
+            await bot.service.rematch(first, ADMIN)
+        assert refusal(refused.value, translations("en")) == "A newer game was played here: start one with /newgame."

@@ -27,6 +27,7 @@ from shithead_bot.service import (
     ServiceError,
     StaleSettingsError,
     StaleVersionError,
+    SupersededError,
     TooFewPlayersError,
     WrongStateError,
 )
@@ -46,6 +47,7 @@ MOVE_REFUSALS: dict[type[EngineError], str] = {
 }
 REFUSALS: dict[type[Exception], str] = {
     StaleVersionError: N_("This button is out of date."),
+    SupersededError: N_("A newer game was played here: start one with /newgame."),
     StaleSettingsError: N_("These settings changed since: send /settings again."),
     BadCallbackError: N_("This button is not valid."),
     AlreadyDoneError: N_("Already done."),
