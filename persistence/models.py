@@ -77,6 +77,11 @@ class Chat(SQLModel, table=True):
         sa_column_kwargs={"server_default": text("'remove'")},
         description="after max_timeouts in a row: remove the player, or computer (a stand-in keeps the seat)",
     )
+    settings_version: int = Field(
+        default=0,
+        sa_column_kwargs={"server_default": text("0")},
+        description="bumped at each settings change: a settings keyboard carries it, an older one is refused",
+    )
     bot_present: bool = Field(default=True)
     migrated_to: int | None = Field(default=None, sa_type=BigInteger)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)

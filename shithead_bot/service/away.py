@@ -13,7 +13,7 @@ from engine import Phase
 from persistence import repo
 from shithead_bot.service.deadlines import restart_clock
 from shithead_bot.service.errors import ServiceError
-from shithead_bot.service.notices import Announcement, AnnouncePayload, NoticeKind, TurnPayload
+from shithead_bot.service.notices import Announcement, AnnouncePayload, NoticeKind, Tidy, TidyPayload, TurnPayload
 from shithead_bot.service.snapshot import ACTIVE
 from shithead_bot.service.status import GameStatus
 from shithead_bot.service.turns import settle
@@ -86,24 +86,35 @@ async def come_back(core: Core, user_id: int) -> Away | None:
             if found.game.status not in (*ACTIVE, GameStatus.PAUSED) or found.seat.forfeited:
                 continue
             tx = await core.load(session, found.game.id or 0)
-            if tx.status in ACTIVE:
-                take_over(tx, found.seat.number)
+            if not (tx.status in ACTIVE and take_over(tx, found.seat.number)):
+                drop_back_button(tx, found.seat.number, user_id)
             tx.notify(NoticeKind.TABLE)
             results.append(await core.commit(tx))
         return Away(None, results)
 
 
-def take_over(tx: GameTx, number: int) -> None:
-    """The player is back at a seat that is to act: their buttons are live again, their clock starts."""
+def take_over(tx: GameTx, number: int) -> bool:
+    """The player is back at a seat that is to act: their buttons are live again, their clock starts
+    (a new turn message: the previous one, with its "I am back", loses its buttons). False when the
+    seat is not to act."""
     state = tx.state
     if state is None or tx.stood_in(number) or number not in state.seats_to_act():
-        return
+        return False
     seat = tx.seat(number)
     seat.keyboard_version = tx.game.version
     swapping = state.phase is Phase.SWAP
     tx.notify(NoticeKind.SWAP if swapping else NoticeKind.TURN, number, TurnPayload(tx.game.version))
     tx.computers_pending = False
     restart_clock(tx)
+    return True
+
+
+def drop_back_button(tx: GameTx, number: int, player_id: int) -> None:
+    """The seat's game message told a stand-in's move with "👋 I am back": that button goes (the
+    message asks nothing more; a seat to act gets a new turn message instead)."""
+    message_id = tx.seat(number).private_message_id
+    if message_id is not None:
+        tx.notify(NoticeKind.TIDY, None, TidyPayload(Tidy.DROP_KEYBOARD, player_id, message_id))
 
 
 async def away_until(core: Core, user_id: int) -> datetime | None:

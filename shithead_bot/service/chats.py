@@ -156,6 +156,7 @@ async def update_chat(core: Core, chat_id: int, **settings: object) -> ChatSnaps
                 value = iana_zone(str(value))  # SettingError (a ValueError) when it is not one
             setattr(chat, key, value)
         chat.updated_at = core.clock()
+        chat.settings_version += 1
         return ChatSnapshot.of(chat)
 
 
@@ -168,6 +169,7 @@ async def add_house_rule(core: Core, chat_id: int, key: str, value: str) -> Chat
         base.with_rules(rules)
         chat.house_rules = rules
         chat.updated_at = core.clock()
+        chat.settings_version += 1
         return ChatSnapshot.of(chat)
 
 

@@ -16,6 +16,7 @@ from shithead_bot.service.errors import (
     NotAllowedError,
     QuietHoursError,
     RateLimitedError,
+    StaleSettingsError,
     StaleVersionError,
 )
 from shithead_bot.service.notices import Announcement, AnnouncePayload, NoticeKind, Reminder, ReminderPayload
@@ -112,14 +113,18 @@ async def nudge(core: Core, game_id: int, user_id: int) -> Result:
         return await core.commit(tx)
 
 
-async def set_turn_time(core: Core, chat_id: int, seconds: int | None) -> ChatSnapshot:
+async def set_turn_time(core: Core, chat_id: int, seconds: int | None, version: int | None = None) -> ChatSnapshot:
     """A chat's turn time. Its open game uses it from the next turn; a game that had no time limit
-    gets one for the current turn at once (else an absent player would hold it forever)."""
+    gets one for the current turn at once (else an absent player would hold it forever).
+    ``version``: the settings version the asker saw (a keyboard's); an older one is refused."""
     async with core.transaction() as session:
         chat = await repo.get_chat(session=session, chat_id=chat_id)
         if chat is None:
             raise GameNotFoundError(f"unknown chat {chat_id}")
+        if version is not None and version != chat.settings_version:
+            raise StaleSettingsError(f"settings version {version}, the chat is at {chat.settings_version}")
         chat.turn_seconds = seconds
+        chat.settings_version += 1
         game = await repo.open_game_in_chat(session=session, chat_id=chat_id)
         if game is not None:
             tx = await core.load(session, game.id or 0)

@@ -12,6 +12,18 @@ class ServiceError(Exception):
     code = "error"
 
 
+class SupersededError(ServiceError):
+    """A finished game's Rematch pressed after a later game was dealt in its chat."""
+
+    code = "superseded"
+
+
+class StaleSettingsError(ServiceError):
+    """A settings keyboard shown before the chat's settings changed again."""
+
+    code = "stale_settings"
+
+
 class StaleVersionError(ServiceError):
     """The button (or timer) was made for an older state of the game: nothing was changed."""
 

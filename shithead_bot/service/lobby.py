@@ -20,10 +20,11 @@ from shithead_bot.service.errors import (
     NeedsPrivateChatError,
     NotAPlayerError,
     OpenRaceError,
+    SupersededError,
     TooFewPlayersError,
     WrongStateError,
 )
-from shithead_bot.service.notices import Announcement, NoticeKind
+from shithead_bot.service.notices import Announcement, NoticeKind, Tidy, TidyPayload
 from shithead_bot.service.status import GameStatus
 from shithead_bot.service.turns import close, deal
 from shithead_bot.service.unit import Core, GameTx, Result, UserInfo
@@ -205,7 +206,10 @@ async def start(core: Core, game_id: int, user_id: int, *, is_admin: bool = Fals
         tx = await core.load(session, game_id)
         tx.require(GameStatus.LOBBY)
         tx.creator_or_admin(user_id, is_admin)
+        previous = await repo.last_dealt_game_in_chat(session=session, chat_id=tx.game.chat_id)
         deal(tx, core.settings, core.seed_source())
+        if previous is not None and previous.status == GameStatus.FINISHED:
+            retire_rematch(tx, await core.load(session, previous.id or 0, write=False))
         return await core.commit(tx)
 
 
@@ -230,6 +234,9 @@ async def _rematch(core: Core, session: AsyncSession, game_id: int, user_id: int
     existing = await repo.open_game_in_chat(session=session, chat_id=old.game.chat_id)
     if existing is not None:
         raise AlreadyOpenError(existing.id or 0, existing.status, existing.table_message_id)
+    last = await repo.last_dealt_game_in_chat(session=session, chat_id=old.game.chat_id)
+    if last is not None and last.id != game_id:
+        raise SupersededError(f"game {last.id} was dealt after game {game_id}")
     kept = [s for s in old.seats if not s.forfeited]  # who left (or was removed) is not dealt in again
     if len(kept) < 2:
         raise TooFewPlayersError("fewer than two players are left for a rematch")
@@ -256,7 +263,17 @@ async def _rematch(core: Core, session: AsyncSession, game_id: int, user_id: int
         tx.seats.append(await repo.add_seat(session=session, seat=clone))
     deal(tx, core.settings, core.seed_source())
     _dealt_in_private(tx)
+    retire_rematch(tx, old)
     return tx
+
+
+def retire_rematch(tx: GameTx, previous: GameTx) -> None:
+    """A new game is dealt in the chat: the previous game's result messages (the last message of each
+    of its players) lose their Rematch."""
+    for seat in previous.seats:
+        if seat.player_id is not None and seat.private_message_id is not None:
+            payload = TidyPayload(Tidy.DROP_KEYBOARD, seat.player_id, seat.private_message_id)
+            tx.notify(NoticeKind.TIDY, None, payload)
 
 
 def _dealt_in_private(tx: GameTx) -> None:

@@ -107,6 +107,7 @@ class ChatSnapshot:
     standin_level: str = "normal"  # the level of the computer that stands in for a player
     on_timeout: str = "minimal"  # at a deadline: minimal, or standin (the stand-in's move)
     after_timeouts: str = "remove"  # after max_timeouts in a row: remove, or computer (takes the seat)
+    settings_version: int = 0  # bumped at each settings change: what a settings keyboard carries
 
     @property
     def zone(self) -> str:
@@ -137,6 +138,7 @@ class ChatSnapshot:
             chat.standin_level,
             chat.on_timeout,
             chat.after_timeouts,
+            chat.settings_version,
         )
 
 

@@ -209,6 +209,8 @@ def close(tx: GameTx, status: GameStatus) -> None:
 
 
 def pause(tx: GameTx, settings: Settings) -> None:
+    """The game waits: no deadline runs, and the buttons of whoever was to act go (their message
+    says the game is paused; resuming gives them new ones, in a new message)."""
     game = tx.game
     game.paused_from, game.status, game.paused_at = game.status, GameStatus.PAUSED, tx.now
     game.pause_votes = []
@@ -216,6 +218,22 @@ def pause(tx: GameTx, settings: Settings) -> None:
     game.due_at = tx.now + timedelta(days=settings.paused_expiry_days)
     tx.announce(Announcement.PAUSED)
     tx.notify(NoticeKind.TABLE)
+    take_keyboards(tx)
+
+
+def take_keyboards(tx: GameTx) -> None:
+    """The seats that had buttons to act get a keyboard version that no button carries: their
+    message is rendered again (paused: without buttons), and a press of an old one is stale."""
+    state = tx.state
+    if state is None:
+        return
+    kind = NoticeKind.SWAP if state.phase is Phase.SWAP else NoticeKind.TURN
+    for number in state.seats_to_act():
+        seat = tx.seat(number)
+        if seat.player_id is None or seat.computer_level or tx.stood_in(number):
+            continue
+        seat.keyboard_version = tx.game.version
+        tx.notify(kind, number, TurnPayload(tx.game.version))
 
 
 def time_out(tx: GameTx, number: int) -> None:

@@ -18,6 +18,7 @@ from shithead_bot.service import (
     Announcement,
     AnnouncePayload,
     GameSnapshot,
+    GameStatus,
     MovedPayload,
     Notice,
     NoticeKind,
@@ -179,3 +180,15 @@ def test_the_planner_is_a_value() -> None:
     notices = (Notice(NoticeKind.SWAP, 7, 0, TurnPayload(3), id=1), Notice(NoticeKind.TABLE, 7, None, id=2))
     plan = Plan(game, notices)
     assert plan_steps(plan, pages) == plan_steps(replace(plan), pages)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(plans())
+def test_a_paused_games_private_messages_carry_no_buttons(plan: Plan) -> None:
+    """Nothing can be played while the game waits: whatever its notices, no private message gets
+    buttons (the end's Rematch aside: a paused game has no end)."""
+    game = plan.game.with_game(status=GameStatus.PAUSED, deadline_at=None)
+    notices = tuple(n for n in plan.notices if n.kind != NoticeKind.RESULT)
+    for step in plan_steps(Plan(game, notices), pages):
+        if isinstance(step, s.SendPrivate | s.EditPrivate | s.SendReminder):
+            assert not step.rendered.buttons, step

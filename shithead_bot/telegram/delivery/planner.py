@@ -236,6 +236,9 @@ def _seat(game: GameSnapshot, number: int, notices: list[Notice], pages: Pages) 
     retried = any(n.attempts > 1 for n in notices)
     seat = game.seat(number)
     page = pages(game, seat)
+    if game.status == GameStatus.PAUSED and kinds & {NoticeKind.TURN, NoticeKind.SWAP}:
+        # Paused: the message that asked says so, its buttons gone; resuming sends new ones.
+        return [EditPrivate((), number=number, rendered=private.turn(page, seat), version=0)]
     moved = [n for n in notices if n.kind == NoticeKind.MOVED]
     acted = any(not n.auto for n in moved)  # on their message: a press, or their time ran out
     wants_keyboard = (NoticeKind.TURN in kinds or NoticeKind.SWAP in kinds) and game.may_act(number)

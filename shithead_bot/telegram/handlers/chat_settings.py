@@ -9,7 +9,7 @@ from telegram.ext import ContextTypes
 from engine import PRESETS, EngineError, GameKind
 from engine.ai import LEVELS
 from shithead_bot.i18n import available_languages
-from shithead_bot.service import TABLE_STYLES, Autoplay, ChatSnapshot, ServiceError
+from shithead_bot.service import TABLE_STYLES, Autoplay, ChatSnapshot, ServiceError, StaleSettingsError
 from shithead_bot.telegram.callback_data import Action, Button, TurnChoice
 from shithead_bot.telegram.context import (
     BotContext,
@@ -23,7 +23,7 @@ from shithead_bot.telegram.context import (
     user_info,
 )
 from shithead_bot.telegram.handlers.presses import Done, Press, presser
-from shithead_bot.telegram.handlers.respond import reply, reply_privately
+from shithead_bot.telegram.handlers.respond import follow_up, reply, reply_privately
 from shithead_bot.telegram.parsing import (
     SettingError,
     parse_quiet_hours,
@@ -55,7 +55,8 @@ async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     t = await chat_texts(update, ctx)  # posted in the chat; a refusal to one person is theirs
     if not args:
-        await reply(update, settings_text(current, t), keyboards.turn_times(ctx.codec, chat.id, t))
+        times = keyboards.turn_times(ctx.codec, chat.id, t, current.settings_version)
+        await reply(update, settings_text(current, t), times)
         return
     if not is_private(chat) and not await speaks_as_admin(update, context):
         await reply_privately(update, replies.admins_only(texts(update)))
@@ -127,12 +128,26 @@ async def autoplay(update: Update, ctx: BotContext, values: list[str]) -> None:
 
 
 async def turn_button(update: Update, context: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:
-    """A turn-time button of /settings."""
+    """A turn-time button of /settings: used once (its keyboard goes, as it does when the settings
+    changed since it was shown: then it is refused)."""
     choice = TurnChoice.parse(b.argument)
     if choice.chat_id != presser(update) and not await is_chat_admin(context, choice.chat_id, presser(update)):
         return Done(replies.admins_only(texts(update)))
-    await ctx.service.set_turn_time(choice.chat_id, parse_turn_time(choice.name))
+    try:
+        await ctx.service.set_turn_time(choice.chat_id, parse_turn_time(choice.name), version=b.version)
+    except StaleSettingsError:
+        await drop_pressed_keyboard(update)
+        raise
+    await drop_pressed_keyboard(update)
     return Done(replies.turn_time_set(choice.name, texts(update)))
+
+
+async def drop_pressed_keyboard(update: Update) -> None:
+    """The pressed message's buttons go (best effort: what the press did stands)."""
+    query = update.callback_query
+    assert query is not None
+    async with follow_up("settings: the pressed keyboard's removal"):
+        await query.edit_message_reply_markup(None)
 
 
 async def quiet(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -164,12 +164,13 @@ def confirmation(codec: Codec, action: Action, game_id: int, owner: int, yes: st
     return InlineKeyboardMarkup([[answer(yes, True), answer(no, False)]])
 
 
-def turn_times(codec: Codec, chat_id: int, t: gettext.NullTranslations) -> InlineKeyboardMarkup:
-    """/settings: one button per turn-time choice, said as the settings say it ("5 min")."""
+def turn_times(codec: Codec, chat_id: int, t: gettext.NullTranslations, version: int = 0) -> InlineKeyboardMarkup:
+    """/settings: one button per turn-time choice, said as the settings say it ("5 min"); each
+    carries the chat's settings version (a press after another change is refused)."""
     buttons = [
         InlineKeyboardButton(
             duration_text(seconds, t),
-            callback_data=codec.encode(Button(Action.SETTING, 0, 0, str(TurnChoice(name, chat_id)))),
+            callback_data=codec.encode(Button(Action.SETTING, 0, version, str(TurnChoice(name, chat_id)))),
         )
         for name, seconds in TURN_CHOICES.items()
     ]

@@ -18,7 +18,16 @@ from shithead_bot.telegram.render.table import seat_cards
 
 def turn(page: Page, seat: SeatSnapshot) -> Rendered:
     """A seat's private game message, top-down: whose turn and until when, what happened since
-    this player's last turn, their cards, then one button per legal move."""
+    this player's last turn, their cards, then one button per legal move — none while the game is
+    paused (it says so; resuming sends the buttons in a new message)."""
+    rendered = _turn(page, seat)
+    if page.game.status != GameStatus.PAUSED:
+        return rendered
+    paused = page._("⏸ The game is paused: your buttons come back when it resumes.")
+    return Rendered(f"{rendered.text}\n{paused}")
+
+
+def _turn(page: Page, seat: SeatSnapshot) -> Rendered:
     view = page.game.view(seat.number)
     if page.game.in_swap_phase:
         return swap(page, seat, None)

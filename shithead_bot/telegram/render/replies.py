@@ -25,7 +25,9 @@ from shithead_bot.service import (
     QuietHours,
     RateLimitedError,
     ServiceError,
+    StaleSettingsError,
     StaleVersionError,
+    SupersededError,
     TooFewPlayersError,
     WrongStateError,
 )
@@ -45,6 +47,8 @@ MOVE_REFUSALS: dict[type[EngineError], str] = {
 }
 REFUSALS: dict[type[Exception], str] = {
     StaleVersionError: N_("This button is out of date."),
+    SupersededError: N_("A newer game was played here: start one with /newgame."),
+    StaleSettingsError: N_("These settings changed since: send /settings again."),
     BadCallbackError: N_("This button is not valid."),
     AlreadyDoneError: N_("Already done."),
     NotYourQuestionError: N_("Only whoever asked can answer this."),
