@@ -63,8 +63,8 @@ async def claim_outbox(
     if rows:  # one statement for all of them; the rows in hand are told without another flush
         ids = [row.id for row in rows]
         claimed = {"claimed_until": now + lease, "attempts": col(Outbox.attempts) + 1, "last_error": None}
-        query = update(Outbox).where(col(Outbox.id).in_(ids)).values(**claimed)
-        await session.execute(query.execution_options(synchronize_session=False))
+        mark = update(Outbox).where(col(Outbox.id).in_(ids)).values(**claimed)
+        await session.execute(mark.execution_options(synchronize_session=False))
         for row in rows:
             set_committed_value(row, "claimed_until", now + lease)
             set_committed_value(row, "attempts", row.attempts + 1)
