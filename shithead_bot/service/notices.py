@@ -22,6 +22,7 @@ class NoticeKind(StrEnum):
     RESULT = "result"  # the game is over: a seat's private message shows how it ended for them
     HAND = "hand"  # a player asked for their private message again: a fresh copy, the old one's buttons off
     TIDY = "tidy"  # a clean-up that failed (a delete, a keyboard taken off, an unpin): tried again alone
+    REMOVED = "removed"  # a seat's player was removed after timeouts: told in a message of their own
 
 
 class Announcement(StrEnum):
@@ -138,6 +139,7 @@ PAYLOADS: dict[NoticeKind, type[Payload]] = {
     NoticeKind.RESULT: NoPayload,
     NoticeKind.HAND: NoPayload,
     NoticeKind.TIDY: TidyPayload,
+    NoticeKind.REMOVED: AnnouncePayload,  # (REMOVED, timeouts)
 }
 
 _DEFAULTS: dict[NoticeKind, Payload] = {  # a kind's payload when none is given (ANNOUNCE needs its subject)

@@ -258,7 +258,9 @@ def time_out(tx: GameTx, number: int) -> None:
     if out:
         tx.removed.add(number)
         apply(tx, number, Forfeit(), Actor.TIMEOUT)
-        tx.announce(AnnouncePayload(Announcement.REMOVED, timeouts=seat.timeouts_in_row), number)
+        removed = AnnouncePayload(Announcement.REMOVED, timeouts=seat.timeouts_in_row)
+        tx.announce(removed, number)
+        tx.notify(NoticeKind.REMOVED, number, removed)  # and the player, in a message that notifies
         return
     # The move log marks these moves "timeout": the table tells who timed out and what was done.
     if tx.chat.on_timeout == ON_TIMEOUT_STANDIN:

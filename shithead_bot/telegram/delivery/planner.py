@@ -23,6 +23,7 @@ from dataclasses import replace
 from shithead_bot.service import (
     Actor,
     Announcement,
+    AnnouncePayload,
     GameSnapshot,
     GameStatus,
     MoveLine,
@@ -49,7 +50,14 @@ from shithead_bot.telegram.delivery.steps import (
 from shithead_bot.telegram.render import Page, announce, lobby, private
 
 # A seat's own message.
-PRIVATE = (NoticeKind.TURN, NoticeKind.SWAP, NoticeKind.MOVED, NoticeKind.RESULT, NoticeKind.HAND)
+PRIVATE = (
+    NoticeKind.TURN,
+    NoticeKind.SWAP,
+    NoticeKind.MOVED,
+    NoticeKind.RESULT,
+    NoticeKind.HAND,
+    NoticeKind.REMOVED,
+)
 # The group hears a notification for a game's start and end, and when it waits on the group (the bot
 # is back: Resume); everything else it is told quietly.
 LOUD = frozenset(
@@ -190,9 +198,13 @@ def seat_steps(game: GameSnapshot, number: int, notices: list[Notice], pages: Pa
     seat = game.seat(number)
     if seat.player_id is None:
         return [Skip(_ids(notices))]
-    others = [n for n in notices if n.kind != NoticeKind.HAND]
+    others = [n for n in notices if n.kind not in (NoticeKind.HAND, NoticeKind.REMOVED)]
     copies = [n for n in notices if n.kind == NoticeKind.HAND]
+    removals = [n for n in notices if n.kind == NoticeKind.REMOVED and isinstance(n.payload, AnnouncePayload)]
     steps = _seat(game, number, others, pages) if others else []
+    for removal in removals[-1:]:  # after the edit that tells the timeout: news they must not miss
+        timeouts = removal.payload.timeouts or 0 if isinstance(removal.payload, AnnouncePayload) else 0
+        steps.append(SendPrivate((), number=number, rendered=private.removed(pages(game, seat), timeouts)))
     if copies:
         page = pages(game, seat)
         rendered = private.turn(page, seat) if game.state is not None else lobby.lobby(page)

@@ -245,6 +245,18 @@ def contact(page: Page, seat: SeatSnapshot) -> Rendered:
     return Rendered(text, list(map(list, link.inline_keyboard)))
 
 
+def removed(page: Page, timeouts: int) -> Rendered:
+    """To a player removed after missing their turns: what happened, and that the next game is
+    theirs to join (a new message: it notifies)."""
+    text = page._n(
+        "🚪 You were removed from {chat} #{id} after {n} missed turn.",
+        "🚪 You were removed from {chat} #{id} after {n} missed turns in a row.",
+        timeouts,
+    ).format(chat=page.chat_title(), id=page.game_id, n=timeouts)
+    back = page._("The others play on. You are welcome in the next game: join its lobby when it opens.")
+    return Rendered(f"{text}\n{back}")
+
+
 def result(page: Page, seat: SeatSnapshot, intro: Sequence[str] = ()) -> Rendered:
     """The end, as this player lived it: their place, the loser (or the winners), and Rematch for
     those who would be dealt in again."""
