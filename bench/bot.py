@@ -74,9 +74,9 @@ class Watcher:
         return future
 
 
-async def setup_game(fake: FakeTelegram, n: int) -> list[Player]:
+async def setup_game(fake: FakeTelegram, n: int, seats: int = 2) -> list[Player]:
     group = -5000 - n
-    ids = [10_000 + 2 * n, 10_001 + 2 * n]
+    ids = [10_000 + 10 * n + i for i in range(seats)]
     for user_id in ids:
         fake.add_user(user_id, f"P{user_id}")
     fake.add_group(group, f"Bench {n}", ids)
@@ -85,7 +85,8 @@ async def setup_game(fake: FakeTelegram, n: int) -> list[Player]:
         fake.start_bot(player.user_id)
     await fake.wait_for(lambda: all(len(p.private()) >= 2 for p in players), timeout=60)
     lobby = await open_lobby(fake, players[0])
-    await players[1].press(lobby, "✋ Join")
+    for joiner in players[1:]:
+        await joiner.press(lobby, "✋ Join")
     await players[0].press(lobby, "▶️ Start")
     await fake.wait_for(lambda: all(p.live_message() for p in players), timeout=60)
     for player in players:  # the swap phase is not measured: everybody is ready at once
@@ -203,7 +204,7 @@ async def run(games: int, moves: int, think: float, args: argparse.Namespace) ->
                 if computers:
                     tables = [await setup_computer_game(fake, first + n, computers, args.private) for n in range(games)]
                 else:
-                    tables = [await setup_game(fake, first + n) for n in range(games)]
+                    tables = [await setup_game(fake, first + n, args.players) for n in range(games)]
                 others = [await setup_game(fake, 500 + round_ * args.alongside + n) for n in range(args.alongside)]
                 if round_ == 0:
                     fake.reset_calls()
@@ -280,6 +281,7 @@ def main() -> None:
     parser.add_argument("--private", action="store_true", help="with --computers: a private game (/newgame)")
     parser.add_argument("--unlimited", action="store_true", help="lift Telegram's per-chat send rate in the bot")
     parser.add_argument("--log", metavar="TEXT", help="print the bot's log lines holding TEXT (with LOG_LEVEL=INFO)")
+    parser.add_argument("--players", type=int, default=2, help="humans a game (3: people go out before the end)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     for games in args.games:
