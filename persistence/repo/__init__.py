@@ -37,7 +37,9 @@ from persistence.repo.games import (
     seats_with_players,
     set_away,
     set_game_messages,
+    set_photos_refused,
     set_reminder_message,
+    set_seat_called,
     set_seat_message,
 )
 from persistence.repo.outbox import (
@@ -144,7 +146,9 @@ __all__ = [
     "seats_with_players",
     "set_away",
     "set_game_messages",
+    "set_photos_refused",
     "set_reminder_message",
+    "set_seat_called",
     "set_seat_message",
     "supersede_outbox",
     "take_update",
