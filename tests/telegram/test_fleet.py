@@ -107,3 +107,20 @@ async def test_a_chat_that_refused_pictures_gets_text_tables_from_every_worker(
     await game.move()
     assert len(fake.calls_of("sendPhoto")) == 2  # pictures again, at once
     assert await game.given_up() == []
+
+
+async def test_a_table_edited_by_one_worker_waits_its_throttle_at_another(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
+) -> None:
+    """The table's throttle counts from its last edit as stored: a second worker does not edit a table
+    the first edited a moment ago (two workers would each edit it as often as the setting allows)."""
+    game = await FakeGame(sessions, clock, fake, bot).start()
+    await game.move()  # the first worker edits the table
+    other = Delivery(bot, Codec(b"k"), "shithead_bot", table_seconds=60)
+    game.delivery = other
+    edits = len(fake.calls_of("editMessageMedia"))
+    await game.move()
+    assert len(fake.calls_of("editMessageMedia")) == edits  # put off: edited a moment ago
+    clock.advance(seconds=61)
+    await game.deliver()
+    assert len(fake.calls_of("editMessageMedia")) == edits + 1  # once its minute is over
