@@ -84,6 +84,11 @@ class Chat(SQLModel, table=True):
     )
     bot_present: bool = Field(default=True)
     migrated_to: int | None = Field(default=None, sa_type=BigInteger)
+    photos_refused_until: datetime | None = Field(
+        default=None,
+        sa_type=UTCDateTime,
+        description="Telegram refused the bot a picture here: its tables are text until then (or a rights change)",
+    )
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
 
@@ -172,6 +177,9 @@ class Game(SQLModel, table=True):
     table_is_picture: bool = Field(
         default=False, sa_column_kwargs={"server_default": text("false")}, description="the table message is a photo"
     )
+    table_edited_at: datetime | None = Field(
+        default=None, sa_type=UTCDateTime, description="the table message's last edit: the next waits a few seconds"
+    )
 
 
 class Seat(SQLModel, table=True):
@@ -202,6 +210,11 @@ class Seat(SQLModel, table=True):
     private_message_id: int | None = Field(default=None, sa_type=BigInteger)
     message_version: int = Field(default=0, description="keyboard version shown in the private message")
     reminder_message_id: int | None = Field(default=None, sa_type=BigInteger)
+    called_version: int = Field(
+        default=0,
+        sa_column_kwargs={"server_default": text("0")},
+        description="the keyboard version the group was last asked to get this player for (unreachable)",
+    )
     ended_at: datetime | None = Field(
         default=None, sa_type=UTCDateTime, description="when the game ended (its finished_at); None: it is open"
     )

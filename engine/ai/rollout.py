@@ -32,16 +32,37 @@ from engine.shithead import ShitheadState
 STALL = 200  # moves: a playout that has not moved on in this many is in a loop (fights last less)
 
 Tables = tuple[tuple[int, ...], tuple[bool, ...], tuple[int, ...], tuple[bool, ...], tuple[bool, ...]]
-_TABLES: dict[int, tuple[Rules, Tables]] = {}  # by id(rules): hashing a Rules value is slow
+CACHED_TABLES = 32  # rules values whose tables are kept: a worker lives long, and sees many rule sets
+# By value: the `hard` worker unpickles a new rules object for every decision, so a cache by id()
+# would keep each one alive. Hashing a Rules value is slow, so the last one asked for is also
+# remembered by identity: a playout asks thousands of times for the same object.
+_TABLES: dict[Rules, Tables] = {}  # oldest use first
+_last: tuple[Rules, Tables] | None = None
 
 
 def tables(rules: Rules) -> Tables:
     """Per rank: how good it is to hold, whether it is plain, the order to spend powers in, and
     whether it stands in for a high card (heuristic.stands_in), whether its copies are spent together
     (heuristic.spent_together)."""
-    found = _TABLES.get(id(rules))
-    if found is not None and found[0] is rules:
-        return found[1]
+    global _last
+    last = _last
+    if last is not None and last[0] is rules:
+        return last[1]
+    found = _TABLES.pop(rules, None)
+    result = found if found is not None else _tables(rules)
+    _TABLES[rules] = result  # the newest use last
+    while len(_TABLES) > CACHED_TABLES:
+        del _TABLES[next(iter(_TABLES))]
+    _last = (rules, result)
+    return result
+
+
+def cached_tables() -> int:
+    """How many rules values have their tables cached (at most :data:`CACHED_TABLES`)."""
+    return len(_TABLES)
+
+
+def _tables(rules: Rules) -> Tables:
     worth, plain, spend, stand_in, together = [0] * 15, [False] * 15, [0] * 15, [False] * 15, [False] * 15
     for r in range(2, 15):
         p = rules.power(r)
@@ -50,9 +71,7 @@ def tables(rules: Rules) -> Tables:
         spend[r] = 0 if p is None else spend_order(rules, p) * 20 + r
         stand_in[r] = stands_in(rules, r)
         together[r] = spent_together(rules, r)
-    result = (tuple(worth), tuple(plain), tuple(spend), tuple(stand_in), tuple(together))
-    _TABLES[id(rules)] = (rules, result)
-    return result
+    return (tuple(worth), tuple(plain), tuple(spend), tuple(stand_in), tuple(together))
 
 
 def policy(state: ShitheadState, seat: int, rnd: Callable[[], float]) -> Move:

@@ -108,10 +108,12 @@ async def get_game_and_chat(
     return None if row is None else (row[0], row[1])
 
 
-async def set_game_messages(*, session: AsyncSession, game_id: int, **message_ids: int | bool | None) -> None:
-    """Remember the lobby/table message ids (and whether the table is a photo), or the topic the
-    game lives in (no version bump: buttons stay valid)."""
-    allowed = {"lobby_message_id", "table_message_id", "table_is_picture", "message_thread_id"}
+async def set_game_messages(
+    *, session: AsyncSession, game_id: int, **message_ids: int | bool | datetime | None
+) -> None:
+    """Remember the lobby/table message ids (and whether the table is a photo, and when it was last
+    edited), or the topic the game lives in (no version bump: buttons stay valid)."""
+    allowed = {"lobby_message_id", "table_message_id", "table_is_picture", "table_edited_at", "message_thread_id"}
     if not set(message_ids) <= allowed:
         raise ValueError(f"not a message id column: {set(message_ids) - allowed}")
     await session.execute(update(Game).where(col(Game.id) == game_id).values(**message_ids))
@@ -120,6 +122,20 @@ async def set_game_messages(*, session: AsyncSession, game_id: int, **message_id
 async def set_reminder_message(*, session: AsyncSession, game_id: int, number: int, message_id: int | None) -> None:
     query = update(Seat).where(col(Seat.game_id) == game_id, col(Seat.number) == number)
     await session.execute(query.values(reminder_message_id=message_id))
+
+
+async def set_seat_called(*, session: AsyncSession, game_id: int, number: int, version: int) -> None:
+    """The group was asked to get this seat's player (the bot cannot write to them) for the turn of
+    keyboard ``version``: not again that turn, whichever worker sends its next notice."""
+    query = update(Seat).where(
+        col(Seat.game_id) == game_id, col(Seat.number) == number, col(Seat.called_version) < version
+    )
+    await session.execute(query.values(called_version=version))
+
+
+async def set_photos_refused(*, session: AsyncSession, chat_id: int, until: datetime | None) -> None:
+    """The chat refused the bot a picture: its tables are text until then (None: pictures again)."""
+    await session.execute(update(Chat).where(col(Chat.id) == chat_id).values(photos_refused_until=until))
 
 
 async def set_seat_message(

@@ -209,11 +209,13 @@ async def silenced(core: Core, session: AsyncSession, chat_id: int) -> Result | 
 
 
 async def bot_added(core: Core, chat_id: int, kind: str, title: str) -> Result | None:
-    """The bot is in a group (added, re-added, or allowed to post again). Back after a removal, its
-    paused game's table is posted anew with ▶️ Resume, and the group told it can go on."""
+    """The bot is in a group (added, re-added, or allowed to post again). Its rights there changed:
+    pictures are tried again. Back after a removal, its paused game's table is posted anew with
+    ▶️ Resume, and the group told it can go on."""
     async with core.transaction() as session:
         chat = await core.chat(session, chat_id, kind, title)
         was_gone, chat.bot_present = not chat.bot_present, True
+        chat.photos_refused_until = None
         game = await repo.open_game_in_chat(session=session, chat_id=chat_id) if was_gone else None
         if game is None or game.status != GameStatus.PAUSED:
             return None

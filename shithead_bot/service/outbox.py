@@ -253,7 +253,9 @@ class Outbox:
     async def write(self, session: AsyncSession, report: Report) -> None:
         """What a sender learnt, in the caller's transaction: a migrated chat first (what follows
         names the new one), the messages to keep editing, the players it cannot write to, and the
-        chats that removed or muted the bot — their game pauses (notices of its own, written here)."""
+        chats that removed or muted the bot — their game pauses (notices of its own, written here).
+        What it decided for every worker is stored too, for the next plan, whoever sends it: the turn
+        it called an unreachable player for, a chat that refuses pictures, the table's last edit."""
         if report.empty:
             return
         for old_id, new_id in report.migrated:
@@ -266,6 +268,10 @@ class Outbox:
             )
         if columns := report.game_messages():
             await repo.set_game_messages(session=session, game_id=report.game_id, **columns)
+        for number, version in report.called.items():
+            await repo.set_seat_called(session=session, game_id=report.game_id, number=number, version=version)
+        for chat_id, until in report.photos_refused.items():
+            await repo.set_photos_refused(session=session, chat_id=chat_id, until=until)
         for player_id in sorted(report.unreachable):
             player = await repo.get_player(session=session, player_id=player_id)
             if player is not None:

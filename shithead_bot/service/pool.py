@@ -6,7 +6,9 @@ entry in :data:`engine.ai.REGISTRY`), the seed, and the deciding seat's own view
 so a computer sees only what its seat may know. The search's 0.1 s cap is kept in the worker, as
 it was in the thread. One worker, started lazily (``forkserver``: nothing of the bot's threads or
 event loop is forked) and shut down at exit; a worker that dies is replaced, and the decision is
-then made here instead, so it is never lost.
+then made here instead, so it is never lost. A worker is replaced after :data:`TASKS_PER_WORKER`
+decisions too, so that nothing a decision leaves behind (a cache, a fragmented heap) grows for the
+life of the bot; the next one is started as the old one leaves, not when a decision waits for it.
 
 A bot that is killed (SIGKILL, the OOM killer) runs no exit handler, and nothing of
 multiprocessing's notices it: the worker waits on a queue whose write end it holds itself, and the
@@ -34,6 +36,7 @@ from shithead_bot.service.autoplay import computer_move
 
 IN_PROCESS_LEVELS = frozenset({"easy", "normal"})  # microseconds a decision: not worth a process
 WORKERS = 1  # the thinking thread sends one decision at a time; a core stays free for the loop
+TASKS_PER_WORKER = 500  # decisions a worker makes before it is replaced
 
 _pool: ProcessPoolExecutor | None = None
 _alive: Connection | None = None  # the write end of the workers' liveness pipe: only this process holds it
@@ -49,7 +52,11 @@ def decision_pool() -> ProcessPoolExecutor:
             context = multiprocessing.get_context("forkserver")
             watched, _alive = context.Pipe(duplex=False)
             _pool = ProcessPoolExecutor(
-                max_workers=WORKERS, mp_context=context, initializer=watch_parent, initargs=(watched,)
+                max_workers=WORKERS,
+                mp_context=context,
+                initializer=watch_parent,  # each worker, a replacement too, watches the bot
+                initargs=(watched,),
+                max_tasks_per_child=TASKS_PER_WORKER,
             )
         return _pool
 

@@ -4,16 +4,19 @@ A :class:`Plan` is one game's claimed notices with everything needed to render a
 in the session that claimed them: the game as it is now with its newest moves, and the message ids
 the bot keeps in its players' private chats. The sender renders and sends, and calls nothing back;
 what it learnt on the way — the messages it posted and must be able to edit later, the players it
-could not reach, the chat that migrated, the group that removed or muted the bot — comes back in a
-:class:`Report`, which the outbox writes in the transaction that marks the notices delivered
-(also when the sender stopped half-way: what went out is recorded with its delivered marks).
+could not reach, the chat that migrated, the group that removed or muted the bot — and what it
+decided for every worker — the turn it asked the group to get an unreachable player, a chat that
+refuses pictures, when it last edited the table — comes back in a :class:`Report`, which the outbox
+writes in the transaction that marks the notices delivered (also when the sender stopped half-way:
+what went out is recorded with its delivered marks). So the next plan, whichever worker claims it,
+knows what this one decided.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from shithead_bot.service.notices import Notice, TidyPayload
 from shithead_bot.service.snapshot import GameSnapshot
@@ -63,24 +66,29 @@ class Report:
     lobby_message_id: int | None = None  # a new lobby message
     table_message_id: int | None = None  # a new table message…
     table_is_picture: bool | None = None  # …and whether it is a photo
+    table_edited_at: datetime | None = None  # the table was edited then: the next edit waits after it
     topic_closed: bool = False  # the game's forum topic is gone: it goes on in General
     unreachable: set[int] = field(default_factory=set)  # player ids that blocked the bot or never started it
     migrated: list[tuple[int, int]] = field(default_factory=list)  # (old chat id, new): a group became a supergroup
     silenced: set[int] = field(default_factory=set)  # chat ids that removed or muted the bot: their game pauses
+    called: dict[int, int] = field(default_factory=dict)  # seat -> the keyboard version the group was asked to get it
+    photos_refused: dict[int, datetime] = field(default_factory=dict)  # chat id -> text tables until then
     # clean-ups that failed for a while (a delete, a keyboard taken off, an unpin): each is written as a
     # TIDY notice and tried again alone, so that what went out before it is never sent again
     tidy: list[TidyPayload] = field(default_factory=list)
     again: list[int] = field(default_factory=list)  # TIDY notice ids that failed again: later, after a pause
 
-    def game_messages(self) -> dict[str, int | bool | None]:
+    def game_messages(self) -> dict[str, int | bool | datetime | None]:
         """The game row's message columns to change."""
-        columns: dict[str, int | bool | None] = {}
+        columns: dict[str, int | bool | datetime | None] = {}
         if self.lobby_message_id is not None:
             columns["lobby_message_id"] = self.lobby_message_id
         if self.table_message_id is not None:
             columns["table_message_id"] = self.table_message_id
         if self.table_is_picture is not None:
             columns["table_is_picture"] = self.table_is_picture
+        if self.table_edited_at is not None:
+            columns["table_edited_at"] = self.table_edited_at
         if self.topic_closed:
             columns["message_thread_id"] = None
         return columns
@@ -95,5 +103,7 @@ class Report:
             or self.unreachable
             or self.migrated
             or self.silenced
+            or self.called
+            or self.photos_refused
             or self.tidy
         )

@@ -50,6 +50,7 @@ class SeatSnapshot:
     language: str | None = None  # its player's Telegram language
     away_until: datetime | None = None  # its player is away until then: a stand-in plays for them
     stood_in: bool = False  # a computer plays this human's seat now (away, or for good after timeouts)
+    called_version: int = 0  # the keyboard version the group was last asked to get this player for
 
     @property
     def shown_name(self) -> str:
@@ -82,6 +83,7 @@ class SeatSnapshot:
             language,
             away_until,
             stood_in,
+            seat.called_version,
         )
 
 
@@ -108,6 +110,7 @@ class ChatSnapshot:
     on_timeout: str = "minimal"  # at a deadline: minimal, or standin (the stand-in's move)
     after_timeouts: str = "remove"  # after max_timeouts in a row: remove, or computer (takes the seat)
     settings_version: int = 0  # bumped at each settings change: what a settings keyboard carries
+    photos_refused_until: datetime | None = None  # Telegram refused the bot a picture: text tables until then
 
     @property
     def zone(self) -> str:
@@ -139,6 +142,7 @@ class ChatSnapshot:
             chat.on_timeout,
             chat.after_timeouts,
             chat.settings_version,
+            chat.photos_refused_until,
         )
 
 
@@ -170,6 +174,7 @@ class GameInfo:
     table_is_picture: bool = False  # the table message is a photo (edited with editMessageMedia)
     deal_commitment: str | None = None  # the deal's fingerprint, published at the start (None: an older game)
     deal_salt: str | None = None  # secret until the game is over, like the seed
+    table_edited_at: datetime | None = None  # the table message's last edit (its throttle counts from it)
 
     @classmethod
     def of(cls, game: Game) -> GameInfo:
@@ -198,6 +203,7 @@ class GameInfo:
             game.table_is_picture,
             game.deal_commitment,
             game.deal_salt,
+            game.table_edited_at,
         )
 
 

@@ -69,12 +69,27 @@ def process_state(pid: int) -> tuple[str, int] | None:
     return None if state in ("Z", "X") else (state, int(parent))
 
 
+def test_a_worker_is_replaced_after_its_share_of_decisions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever a decision leaves in the worker's memory goes with the worker: it is not the bot's life."""
+    pool.shutdown()
+    monkeypatch.setattr(pool, "TASKS_PER_WORKER", 2)
+    try:
+        pids = [pool.decision_pool().submit(os.getpid).result() for _ in range(6)]
+    finally:
+        pool.shutdown()
+    assert [pids.count(pid) for pid in dict.fromkeys(pids)] == [2, 2, 2]
+    assert os.getpid() not in pids
+
+
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
-def test_the_workers_go_when_the_bot_is_killed() -> None:
+@pytest.mark.parametrize("recycled", [False, True], ids=["first worker", "a replacement"])
+def test_the_workers_go_when_the_bot_is_killed(recycled: bool) -> None:
     """A SIGKILLed bot runs no atexit: its forkserver, worker (and resource tracker) must notice on
-    their own, or every restart under a supervisor leaves three more processes behind."""
+    their own, or every restart under a supervisor leaves three more processes behind — a worker that
+    replaced one that made its share of decisions too."""
+    args = ["recycled"] if recycled else []
     parent = subprocess.Popen(
-        [sys.executable, "-m", "tests.service.pool_parent"], cwd=ROOT, stdout=subprocess.PIPE, text=True
+        [sys.executable, "-m", "tests.service.pool_parent", *args], cwd=ROOT, stdout=subprocess.PIPE, text=True
     )
     try:
         assert parent.stdout is not None

@@ -1,8 +1,11 @@
 """The sender: a plan's steps run against the Bot API, in order, and the report of what they did.
 
-:class:`Delivery` serves every game (it holds the Bot API, the table's throttle and what the chats
-refused); each plan is one :class:`Run`, which takes the planner's steps one by one and keeps the
-game as it is now (a step may post the message a later one edits) and the report.
+:class:`Delivery` serves every game (it holds the Bot API and the table's throttle); each plan is one
+:class:`Run`, which takes the planner's steps one by one and keeps the game as it is now (a step may
+post the message a later one edits) and the report. It keeps nothing per game or per chat: what it
+decides for every worker — the turn an unreachable player was called for, a chat that refuses
+pictures, the table's last edit — comes in the plan's snapshot and goes out in the report, so two
+workers (or one restarted) decide as one.
 
 Telegram's faults are the executor's: "message is not modified" is success; "message to edit not
 found" sends a new message and reports it; a player who blocked the bot or never started it is
@@ -20,7 +23,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Coroutine
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from telegram import Bot, Message
@@ -59,10 +62,7 @@ class Delivery:
         self.api = BotApi(bot)
         self.codec = codec
         self.bot_username = bot_username
-        self.table_seconds = table_seconds
-        self.table_edited: dict[int, float] = {}  # game id -> monotonic time of its last table edit
-        self.no_photos: dict[int, float] = {}  # chat id -> until when (monotonic) it refuses pictures
-        self.called: dict[tuple[int, int], int] = {}  # (game, seat) -> the turn its player was called for
+        self.table_seconds = table_seconds  # a game's table is edited at most once in this many seconds
         self._stop_at: float | None = None  # monotonic time after which no step starts
 
     def stop_at(self, deadline: float) -> None:
@@ -72,10 +72,6 @@ class Delivery:
 
     def stopping(self) -> bool:
         return self._stop_at is not None and time.monotonic() >= self._stop_at
-
-    def rights_changed(self, chat_id: int) -> None:
-        """The bot's rights in a chat changed: pictures are tried again there."""
-        self.no_photos.pop(chat_id, None)
 
     def page_for(self, game: GameSnapshot, seat: SeatSnapshot | None = None) -> Page:
         """A player's private messages come in their own Telegram language, whatever the group's
@@ -90,13 +86,14 @@ class Delivery:
             language = game.chat.language or "en"
         return Page(game, self.codec, language, self.bot_username)
 
-    def table_wait(self, game: GameSnapshot) -> float:
-        """Seconds to wait before this game's table may be edited again (0: now). A finished or
-        aborted game's last table edit is never put off."""
-        if game.is_over or game.game.table_message_id is None:
+    def table_wait(self, game: GameSnapshot, now: datetime) -> float:
+        """Seconds to wait before this game's table may be edited again (0: now), counted from its
+        last edit as stored (whichever worker made it). A finished or aborted game's last table edit
+        is never put off."""
+        last = game.game.table_edited_at
+        if game.is_over or game.game.table_message_id is None or last is None:
             return 0.0
-        last = self.table_edited.get(game.game.id)
-        return 0.0 if last is None else max(0.0, last + self.table_seconds - time.monotonic())
+        return max(0.0, (last - now).total_seconds() + self.table_seconds)
 
     async def __call__(self, plan: Plan) -> Report:
         """Send one game's notices, step by step; the report says what went out, what was put off to
@@ -132,6 +129,11 @@ class Run:
 
     def seat(self, number: int) -> SeatSnapshot:
         return self.game.seat(number)
+
+    def now(self) -> datetime:
+        """The run's time: when its plan was read, on the outbox's clock — the one that reads back
+        what the run reports (the table's last edit, a chat's refusal), and puts notices off."""
+        return self.game.now
 
     async def take(self, step: s.Step) -> None:
         """One step; its notices count as sent once it ran (or was refused for good)."""

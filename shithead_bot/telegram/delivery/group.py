@@ -1,15 +1,16 @@
 """The game's chat, for a run of the sender: the lobby, the announcements, the table (a picture or
 text, edited in place under its throttle) and the call for a player the bot cannot reach — with the
 group's own faults: a migration followed, a forum topic gone (the game goes on in General), a group
-that removed or muted the bot (reported: its game pauses), a chat that refuses pictures."""
+that removed or muted the bot (reported: its game pauses), a chat that refuses pictures. What it
+decides for every worker (a player called this turn, a chat that refuses pictures, the table's last
+edit) is read from the plan's snapshot and reported, never kept here."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Awaitable, Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Protocol, TypeVar
 
 from telegram import Message
@@ -26,20 +27,16 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 NO_PHOTOS = "not enough rights to send photos"
-PHOTOS_REFUSED_SECONDS = 86400.0  # a chat that refused a picture gets the text table this long
+PHOTOS_REFUSED = timedelta(days=1)  # a chat that refused a picture gets the text table this long
 MUTED = ("not enough rights to send text messages", "chat_write_forbidden", "chat_restricted")
 
 
 class Sender(Protocol):
     """What the game's chat needs of the sender that serves every game."""
 
-    no_photos: dict[int, float]
-    called: dict[tuple[int, int], int]
-    table_edited: dict[int, float]
-
     def page_for(self, game: GameSnapshot, seat: SeatSnapshot | None = None) -> Page: ...
 
-    def table_wait(self, game: GameSnapshot) -> float: ...
+    def table_wait(self, game: GameSnapshot, now: datetime) -> float: ...
 
 
 class Run(Protocol):
@@ -51,6 +48,8 @@ class Run(Protocol):
 
     @property
     def delivery(self) -> Sender: ...
+
+    def now(self) -> datetime: ...
 
     async def tidy(self, what: Tidy, chat_id: int, message_id: int) -> None: ...
 
@@ -88,7 +87,7 @@ class GroupChat:
     async def table(self, step: s.EditTable) -> None:
         """The table, edited once; put off (reported deferred) while its throttle says so, so that it
         does not hold back the private messages that follow. The game over, it is unpinned."""
-        wait = self.delivery.table_wait(self.run.game)
+        wait = self.delivery.table_wait(self.run.game, self.run.now())
         if wait > 0:
             self.run.report.deferred.update({i: timedelta(seconds=wait) for i in step.notices})
             return
@@ -99,13 +98,15 @@ class GroupChat:
 
     async def contact(self, number: int) -> None:
         """The group is asked to get a player the bot cannot write to, by a mention that notifies
-        them — once a turn (a keyboard version), however many notices fail for them."""
+        them — once a turn (a keyboard version), however many notices fail for them, whichever worker
+        sends them: the turn called for is stored (reported once the call went out)."""
         game = self.run.game
-        key, version = (game.game.id, number), game.seat(number).keyboard_version
-        if not game.may_act(number) or self.delivery.called.get(key) == version:
+        seat = game.seat(number)
+        if not game.may_act(number) or seat.called_version >= seat.keyboard_version:
             return
-        self.delivery.called[key] = version
-        await self.send(private.contact(self.page(), game.seat(number)))
+        await self.send(private.contact(self.page(), seat))
+        self.run.game = self.run.game.with_seat(number, called_version=seat.keyboard_version)
+        self.run.report.called[number] = seat.keyboard_version
 
     # ------------------------------------------------------------------- the table
 
@@ -121,8 +122,8 @@ class GroupChat:
     async def _table(self) -> None:
         """The group's table, edited in place: a photo with a caption where the chat wants a picture
         (a picture that cannot be drawn or uploaded gives the text table for that edit), else text."""
-        game = self.run.game
-        self.delivery.table_edited[game.game.id] = time.monotonic()
+        game = self.run.game = self.run.game.with_game(table_edited_at=self.run.now())
+        self.run.report.table_edited_at = game.game.table_edited_at
         page = self.page()
         if game.chat.table_is_picture and not self._photos_refused():
             photo = await self._draw(page)
@@ -131,8 +132,8 @@ class GroupChat:
         await self._table_text(table.table(page))
 
     def _photos_refused(self) -> bool:
-        until = self.delivery.no_photos.get(self.chat_id)
-        return until is not None and time.monotonic() < until
+        until = self.run.game.chat.photos_refused_until
+        return until is not None and self.run.now() < until
 
     @staticmethod
     async def _draw(page: Page) -> photos.Photo | None:
@@ -155,7 +156,9 @@ class GroupChat:
         except BadRequest as exc:
             log.warning("game %s: the table picture was refused (%s); the text table instead", game.id, exc)
             if NO_PHOTOS in str(exc).lower():  # not this once: until the bot's rights change, or a day
-                self.delivery.no_photos[self.chat_id] = time.monotonic() + PHOTOS_REFUSED_SECONDS
+                until = self.run.now() + PHOTOS_REFUSED
+                self.run.game = self.run.game.with_chat(photos_refused_until=until)
+                self.run.report.photos_refused[self.chat_id] = until
             return False
         if message is not None:
             await self._table_posted(message.message_id, picture=True)

@@ -30,7 +30,6 @@ async def my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         if unblocked:  # the live message of every game where they may act
             await ctx.resend_live(chat.id)
         return
-    ctx.delivery.rights_changed(chat.id)
     if status in GONE or muted(change.new_chat_member):
         result = await ctx.service.bot_removed(chat.id)
         log.info("removed or muted in chat %s; game %s paused", chat.id, result.game_id if result else None)
