@@ -251,30 +251,32 @@ async def purge_foreign_messages(*, session: AsyncSession, before: datetime) -> 
 RESERVE_SEND = text(
     """
     WITH wanted AS (
-        SELECT * FROM unnest(CAST(:keys AS text[]), CAST(:capacities AS float8[]), CAST(:rates AS float8[]))
-            AS w(key, capacity, per_second)
+        SELECT * FROM unnest(
+            CAST(:keys AS text[]), CAST(:capacities AS float8[]), CAST(:rates AS float8[]), CAST(:amounts AS float8[])
+        ) AS w(key, capacity, per_second, amount)
     ), clock AS (
         SELECT COALESCE(CAST(:now AS timestamptz), clock_timestamp()) AS now
     ), stored AS (
         SELECT key, tokens, updated_at FROM send_bucket
         WHERE key = ANY(CAST(:keys AS text[])) ORDER BY key FOR UPDATE
     ), levels AS (
-        SELECT w.key, w.per_second, s.key IS NOT NULL AS stored, LEAST(w.capacity, COALESCE(
+        SELECT w.key, w.per_second, w.amount, s.key IS NOT NULL AS stored, LEAST(w.capacity, COALESCE(
             s.tokens + CAST(EXTRACT(EPOCH FROM clock.now - s.updated_at) AS float8) * w.per_second, w.capacity
         )) AS level
         FROM wanted w CROSS JOIN clock LEFT JOIN stored s ON s.key = w.key
     ), verdict AS (
-        SELECT MAX(GREATEST(0, (1 - level) / per_second)) AS wait FROM levels
+        SELECT MAX(GREATEST(0, (amount - level) / per_second)) AS wait FROM levels
     ), taken AS (
-        UPDATE send_bucket b SET tokens = l.level - 1, updated_at = clock.now
+        UPDATE send_bucket b SET tokens = l.level - l.amount, updated_at = clock.now
         FROM levels l, verdict v, clock
         WHERE b.key = l.key AND l.stored AND v.wait <= CAST(:max_wait AS float8)
         RETURNING b.key
     ), added AS (
         INSERT INTO send_bucket (key, tokens, updated_at)
-        SELECT l.key, l.level - 1, clock.now FROM levels l, verdict v, clock
+        SELECT l.key, l.level - l.amount, clock.now FROM levels l, verdict v, clock
         WHERE NOT l.stored AND v.wait <= CAST(:max_wait AS float8)
-        ON CONFLICT (key) DO UPDATE SET tokens = send_bucket.tokens - 1  -- another worker's first take, just now
+        ON CONFLICT (key) DO UPDATE  -- another worker's first take, just now: from what it left
+        SET tokens = send_bucket.tokens - (SELECT w.amount FROM wanted w WHERE w.key = EXCLUDED.key)
         RETURNING send_bucket.key
     )
     SELECT wait, wait <= CAST(:max_wait AS float8) AS taken FROM verdict
@@ -288,17 +290,20 @@ async def reserve_send(
     buckets: Sequence[tuple[str, float, float]],
     max_wait: float,
     now: datetime | None = None,
+    amounts: Sequence[float] | None = None,
 ) -> tuple[float, bool]:
     """Reserve a send in shared buckets, each ``(key, capacity, per_second)`` (PostgreSQL; the
     database's clock for every worker, unless ``now`` is given): the seconds to wait before sending —
     0 while every bucket has a token, else until the last debt is paid — and whether the tokens were
     taken: a send that would wait longer than ``max_wait`` takes none (the caller puts it off and
     asks again), so retries add no debt and reservations queue in order up to ``max_wait`` ahead.
+    ``amounts``: tokens to take from each bucket (1 each by default: a plan's sends reserved at once).
     One statement: run it outside a transaction (autocommit) so that no lock outlives it."""
     params = {
         "keys": [key for key, _, _ in buckets],
         "capacities": [float(capacity) for _, capacity, _ in buckets],
         "rates": [float(rate) for _, _, rate in buckets],
+        "amounts": [float(a) for a in amounts] if amounts is not None else [1.0] * len(buckets),
         "max_wait": float(max_wait),
         "now": now,
     }

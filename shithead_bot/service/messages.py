@@ -69,14 +69,18 @@ async def known_private_messages(core: Core, player_id: int) -> set[int]:
 
 
 async def reserve_send(
-    core: Core, buckets: Sequence[tuple[str, float, float]], max_wait: float, now: datetime | None = None
+    core: Core,
+    buckets: Sequence[tuple[str, float, float]],
+    max_wait: float,
+    now: datetime | None = None,
+    amounts: Sequence[float] | None = None,
 ) -> tuple[float, bool]:
     """A token from each of the fleet's send buckets ``(key, capacity, per_second)`` (PostgreSQL),
     unless the send would wait longer than ``max_wait``: the seconds to wait, and whether it was
     taken. One statement in autocommit: no transaction, no lock held past it."""
     async with core.sessions() as session:
         await session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
-        return await repo.reserve_send(session=session, buckets=buckets, max_wait=max_wait, now=now)
+        return await repo.reserve_send(session=session, buckets=buckets, max_wait=max_wait, now=now, amounts=amounts)
 
 
 async def hold_sends(core: Core, key: str, seconds: float, per_second: float, now: datetime | None = None) -> None:

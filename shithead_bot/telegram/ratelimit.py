@@ -34,11 +34,23 @@ log = logging.getLogger(__name__)
 LIMITED_PREFIXES = ("send", "edit", "copy", "forward", "pin", "unpin")  # a pin posts a service message
 # True while the outbox's sender runs: the messages it posts are the games', recorded with its report.
 DELIVERING: ContextVar[bool] = ContextVar("delivering", default=False)
+# Tokens a plan paid for at once (bucket key -> how many are left), spent by its sends in this task.
+PAID: ContextVar[dict[str, float] | None] = ContextVar("paid", default=None)
 # The longest a send may wait for the rate here (None: up to MAX_WAIT): a group step that must not
 # hold back the private messages after it sets 0, and is put off instead of waiting.
 WAIT_AT_MOST: ContextVar[float | None] = ContextVar("wait_at_most", default=None)
 POSTS = ("sendmessage", "sendphoto")  # the calls that post a new message
 MAX_WAIT = 10.0  # longer waits take no token: the send goes back to the outbox for later
+
+
+def _paid(buckets: list[Bucket]) -> bool:
+    """A send paid for by its plan: a token of each of its buckets left, now spent."""
+    paid = PAID.get()
+    if not paid or any(paid.get(b.key, 0) < 1 for b in buckets):
+        return False
+    for bucket in buckets:
+        paid[bucket.key] -= 1
+    return True
 
 
 def retry_seconds(exc: RetryAfter) -> float:
@@ -87,8 +99,11 @@ class Reservation:
 
 
 class Buckets(Protocol):
-    async def reserve(self, buckets: list[Bucket], max_wait: float = MAX_WAIT) -> Reservation:
-        """Take a token from each bucket, unless the send would wait longer than ``max_wait``."""
+    async def reserve(
+        self, buckets: list[Bucket], max_wait: float = MAX_WAIT, amounts: list[float] | None = None
+    ) -> Reservation:
+        """Take a token (or ``amounts``) from each bucket, unless the send would wait longer than
+        ``max_wait``."""
 
     async def hold(self, bucket: Bucket, seconds: float) -> None:
         """Nobody sends on this bucket for ``seconds``."""
@@ -105,14 +120,17 @@ class MemoryBuckets:
         held, at = self._tokens.get(bucket.key, (bucket.capacity, now))
         return min(bucket.capacity, held + (now - at) * bucket.per_second)
 
-    async def reserve(self, buckets: list[Bucket], max_wait: float = MAX_WAIT) -> Reservation:
+    async def reserve(
+        self, buckets: list[Bucket], max_wait: float = MAX_WAIT, amounts: list[float] | None = None
+    ) -> Reservation:
         now = self.clock()
-        levels = [(b, self._level(b, now)) for b in buckets]
-        wait = max(max(0.0, (1 - level) / b.per_second) for b, level in levels)
+        wanted = amounts or [1.0] * len(buckets)
+        levels = [(b, self._level(b, now), n) for b, n in zip(buckets, wanted, strict=True)]
+        wait = max(max(0.0, (n - level) / b.per_second) for b, level, n in levels)
         if wait > max_wait:  # a debt nobody pays: a retry would find it deeper each time
             return Reservation(wait, taken=False)
-        for b, level in levels:
-            self._tokens[b.key] = (level - 1, now)
+        for b, level, n in levels:
+            self._tokens[b.key] = (level - n, now)
         return Reservation(wait, taken=True)
 
     async def hold(self, bucket: Bucket, seconds: float) -> None:
@@ -130,13 +148,15 @@ class SharedBuckets:
         self.clock = clock
         self.local = MemoryBuckets() if clock is None else MemoryBuckets(lambda: clock().timestamp())
 
-    async def reserve(self, buckets: list[Bucket], max_wait: float = MAX_WAIT) -> Reservation:
+    async def reserve(
+        self, buckets: list[Bucket], max_wait: float = MAX_WAIT, amounts: list[float] | None = None
+    ) -> Reservation:
         wanted = [(b.key, b.capacity, b.per_second) for b in buckets]
         try:
-            wait, taken = await self.store.reserve_send(wanted, max_wait, self._now())
+            wait, taken = await self.store.reserve_send(wanted, max_wait, self._now(), amounts)
         except Exception as exc:  # the database is away: keep a rate of our own meanwhile
             log.warning("shared send rate unavailable (%s); using this worker's own", type(exc).__name__)
-            return await self.local.reserve(buckets, max_wait)
+            return await self.local.reserve(buckets, max_wait, amounts)
         return Reservation(wait, taken)
 
     async def hold(self, bucket: Bucket, seconds: float) -> None:
@@ -189,14 +209,15 @@ class SendRate(BaseRateLimiter[int]):
         buckets = self.limits.buckets(data.get("chat_id"))
         retries = rate_limit_args or self.max_retries
         for attempt in range(retries + 1):
-            limit = WAIT_AT_MOST.get()  # a group step that must not hold back what follows: 0
-            reserved = await self.buckets.reserve(
-                buckets, self.max_wait if limit is None else min(limit, self.max_wait)
-            )
-            if not reserved.taken:  # the outbox puts the notice off (no failure) and asks again later
-                raise RetryAfter(self.later(reserved.wait))
-            if reserved.wait > 0:
-                await self.sleep(reserved.wait)
+            if not (attempt == 0 and _paid(buckets)):  # a plan's sends may be paid for at once
+                limit = WAIT_AT_MOST.get()  # a group step that must not hold back what follows: 0
+                reserved = await self.buckets.reserve(
+                    buckets, self.max_wait if limit is None else min(limit, self.max_wait)
+                )
+                if not reserved.taken:  # the outbox puts the notice off (no failure) and asks again later
+                    raise RetryAfter(self.later(reserved.wait))
+                if reserved.wait > 0:
+                    await self.sleep(reserved.wait)
             try:
                 result = await self._call(endpoint, callback, args, kwargs)
                 await self._posted(endpoint, data, result)
@@ -209,6 +230,23 @@ class SendRate(BaseRateLimiter[int]):
                 if attempt == retries:
                     raise
         raise AssertionError("unreachable")
+
+    async def prepay(self, chats: dict[int, int]) -> bool:
+        """Pay at once, in one reservation, for the sends a plan will surely make (chat id -> how
+        many), if the buckets have the tokens now; the sends then go without asking the buckets each
+        (in this task: :data:`PAID`). False: nothing was taken, each send asks for itself."""
+        if not chats:
+            return False
+        wanted: dict[str, tuple[Bucket, float]] = {}
+        for chat_id, count in chats.items():
+            for bucket in self.limits.buckets(chat_id):
+                held = wanted.get(bucket.key)
+                wanted[bucket.key] = (bucket, count + (held[1] if held else 0))
+        buckets = [bucket for bucket, _ in wanted.values()]
+        reserved = await self.buckets.reserve(buckets, 0.0, [count for _, count in wanted.values()])
+        if reserved.taken:
+            PAID.set({key: count for key, (_, count) in wanted.items()})
+        return reserved.taken
 
     def later(self, wait: float) -> timedelta:
         """When a send that was refused a place (it would have waited ``wait`` s) asks again: while

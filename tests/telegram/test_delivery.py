@@ -170,7 +170,7 @@ async def test_a_move_from_a_turn_message_the_database_lost_leaves_no_live_keybo
     await service.play(game_id, user(0).id, "r", (await service.game_view(game_id)).seat(0).keyboard_version)
     await outbox.deliver(delivery)
     await service.play(game_id, user(1).id, "r", (await service.game_view(game_id)).seat(1).keyboard_version)
-    record = repo.set_seat_message
+    record = repo.set_seat_messages
     # lost for good: as many faults in a row as the report's retry makes attempts in its time budget
     monkeypatch.setattr(unit, "RETRY_SECONDS", 0.0)
     fails = [DBAPIError("UPDATE seat", None, ConnectionError("connection was closed"))] * unit.MIN_ATTEMPTS
@@ -180,7 +180,7 @@ async def test_a_move_from_a_turn_message_the_database_lost_leaves_no_live_keybo
             raise fails.pop()
         await record(**kwargs)
 
-    monkeypatch.setattr(repo, "set_seat_message", record_once_failing)
+    monkeypatch.setattr(repo, "set_seat_messages", record_once_failing)
     await outbox.deliver(delivery)
     assert not fails, "recording the turn message failed"
     view = await service.game_view(game_id)

@@ -273,3 +273,56 @@ async def test_a_private_post_outside_the_delivery_is_noted() -> None:
     finally:
         DELIVERING.reset(token)
     assert noted == [(5, 7)]
+
+
+async def test_a_plans_sends_paid_at_once_ask_the_buckets_no_more() -> None:
+    """A plan pays for its sure sends in one reservation (one statement on PostgreSQL): its sends then
+    go without asking the buckets each, and take exactly the tokens paid — a send beyond them asks as
+    before."""
+    from shithead_bot.telegram.ratelimit import PAID
+
+    clock = Clock()
+    asked: list[int] = []
+
+    class Counting(MemoryBuckets):
+        async def reserve(self, buckets: list[Any], max_wait: float = 10.0, amounts: Any = None) -> Any:
+            asked.append(len(buckets))
+            return await super().reserve(buckets, max_wait, amounts)
+
+    buckets = Counting(clock)
+    rate = SendRate(Limits(per_second=30), buckets)
+
+    async def sent() -> dict[str, Any]:
+        return {"message_id": 1}
+
+    token = PAID.set(None)
+    try:
+        assert await rate.prepay({5: 2, -5: 1})
+        assert len(asked) == 1  # one reservation: the bot's, the private chat's and the group's buckets
+        for chat in (5, 5, -5):
+            await rate.process_request(sent, (), {}, "sendMessage", {"chat_id": chat}, None)
+        assert len(asked) == 1, "paid sends ask no more"
+        await rate.process_request(sent, (), {}, "sendMessage", {"chat_id": 5}, None)
+        assert len(asked) == 2, "a send beyond the plan's asks as before"
+    finally:
+        PAID.reset(token)
+    (bot, private), (_, group) = Limits(per_second=30).buckets(5), Limits(per_second=30).buckets(-5)
+    assert buckets._level(bot, clock.now) == pytest.approx(bot.capacity - 4)
+    assert buckets._level(private, clock.now) == pytest.approx(private.capacity - 3)
+    assert buckets._level(group, clock.now) == pytest.approx(group.capacity - 1)
+
+
+async def test_a_plans_sends_are_paid_in_one_statement_on_postgresql(pg_db_url: str) -> None:
+    """Several tokens of several buckets at once: one statement, exact counts, nothing taken when one
+    bucket cannot pay them all now."""
+    engine = make_engine(pg_db_url)
+    frozen = datetime(2026, 1, 5, 12, tzinfo=UTC)
+    buckets = SharedBuckets(GameService(make_sessionmaker(engine)), clock=lambda: frozen)
+    limits = Limits(per_second=1000, group_per_minute=20)
+    (bot, group), (_, private) = limits.buckets(-5), limits.buckets(7)
+    assert (await buckets.reserve([bot, group, private], 0.0, [4, 2, 2])).taken
+    assert not (await buckets.reserve([bot, group], 0.0, [4, 4])).taken  # the group has 3 left, not 4
+    async with engine.connect() as connection:
+        tokens = dict((await connection.execute(text("select key, tokens from send_bucket"))).all())
+    await engine.dispose()
+    assert tokens == pytest.approx({"global": bot.capacity - 4, "chat:-5": 5 - 2, "chat:7": 3 - 2})

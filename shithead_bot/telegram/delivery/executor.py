@@ -38,7 +38,7 @@ from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.delivery import steps as s
 from shithead_bot.telegram.delivery.group import GroupChat
 from shithead_bot.telegram.delivery.planner import plan_steps
-from shithead_bot.telegram.ratelimit import DELIVERING, WAIT_AT_MOST, retry_seconds
+from shithead_bot.telegram.ratelimit import DELIVERING, PAID, WAIT_AT_MOST, SendRate, retry_seconds
 from shithead_bot.telegram.render import Page, Rendered
 
 log = logging.getLogger(__name__)
@@ -99,19 +99,50 @@ class Delivery:
         """Send one game's notices, step by step; the report says what went out, what was put off to
         respect the group's rate, and the messages to remember."""
         run = Run(self, plan)
+        steps = plan_steps(plan, self.page_for)
         delivering = DELIVERING.set(True)  # what this posts is the game's, recorded with the report
+        paid = PAID.set(None)
         try:
-            for step in plan_steps(plan, self.page_for):
+            await self._prepay(run, steps)
+            for step in steps:
                 await run.take(step)
         except PartialDelivery:
             raise
         except Exception as exc:  # outside a step: what was sent is reported all the same
             raise PartialDelivery(run.report, exc, transient=passes(exc)) from exc
         finally:
+            PAID.reset(paid)
             DELIVERING.reset(delivering)
         put_off = {*run.report.deferred, *run.report.again}
         run.report.sent = [n.id for n in plan.notices if n.id is not None and n.id not in put_off]
         return run.report
+
+    async def _prepay(self, run: Run, steps: tuple[s.Step, ...]) -> None:
+        """The sends the steps will surely make, paid for in one reservation of the fleet's send rate
+        when its buckets have the tokens now (else each send asks for itself, as before)."""
+        limiter = getattr(self.api.bot, "rate_limiter", None)
+        if not isinstance(limiter, SendRate):
+            return
+        chats: dict[int, int] = {}
+        for step in steps:
+            chat = self._sends_to(run, step)
+            if chat is not None:
+                chats[chat] = chats.get(chat, 0) + 1
+        try:
+            await limiter.prepay(chats)
+        except Exception as exc:  # a nicety: each send asks for itself then
+            log.warning("game %s: the plan's sends not paid at once (%r)", run.game.game.id, exc)
+
+    def _sends_to(self, run: Run, step: s.Step) -> int | None:
+        """The chat a step surely sends or edits in (None: it may not, or it calls nothing limited)."""
+        if isinstance(step, s.SendPrivate | s.EditPrivate | s.SendReminder):
+            if isinstance(step, s.SendPrivate) and step.unless_sent:
+                return None
+            return run.seat(step.number).player_id
+        table_now = isinstance(step, s.EditTable) and self.table_wait(run.game, run.now()) <= 0
+        if isinstance(step, s.PostGroup | s.EditLobby) or table_now:
+            return run.game.chat.id
+        return None
 
 
 class Run:
