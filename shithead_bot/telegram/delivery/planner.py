@@ -252,7 +252,7 @@ def _seat(game: GameSnapshot, number: int, notices: list[Notice], pages: Pages) 
         result = private.result(page, seat)
         steps.append(SendPrivate((), number=number, rendered=result, version=0))
         return steps
-    if wants_keyboard and acted and goes_on(game, number):  # played again: edited in place
+    if wants_keyboard and acted and (goes_on(game, number) or swapped(game, kinds)):  # edited in place
         return [EditPrivate((), number=number, rendered=private.turn(page, seat), version=version)]
     if wants_keyboard:  # a new turn, or the swap phase's first message: a new message, it notifies
         # The new turn tells what happened since the last one, own moves included: the message the
@@ -295,6 +295,12 @@ def _reminder(game: GameSnapshot, number: int, notice: Notice, pages: Pages, ren
 def alone(game: GameSnapshot, number: int) -> bool:
     """Every other seat is a computer's: this player's messages are the only ones that ask."""
     return all(s.computer_level for s in game.seats if s.number != number)
+
+
+def swapped(game: GameSnapshot, kinds: set[NoticeKind]) -> bool:
+    """A tap in the swap phase (a swap, a pick): the player is looking at the swap message, which
+    shows the new layout in place — only the phase's first message notifies."""
+    return NoticeKind.SWAP in kinds and NoticeKind.TURN not in kinds and game.in_swap_phase
 
 
 def comes_back(game: GameSnapshot, number: int) -> bool:
