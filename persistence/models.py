@@ -103,6 +103,15 @@ class Player(SQLModel, table=True):
     away_until: datetime | None = Field(
         default=None, sa_type=UTCDateTime, description="a stand-in plays this player's turns until then"
     )
+    last_active_at: datetime | None = Field(
+        default=None, sa_type=UTCDateTime, description="their last press or command in the private chat"
+    )
+    notify: str = Field(
+        default="smart",
+        max_length=8,
+        sa_column_kwargs={"server_default": "smart"},
+        description="when a turn notifies: smart (unless they are looking), every",
+    )
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
 
@@ -197,6 +206,9 @@ class Seat(SQLModel, table=True):
     private_message_id: int | None = Field(default=None, sa_type=BigInteger)
     message_version: int = Field(default=0, description="keyboard version shown in the private message")
     reminder_message_id: int | None = Field(default=None, sa_type=BigInteger)
+    nudge_at: datetime | None = Field(
+        default=None, sa_type=UTCDateTime, description="a turn sent silently: one notifying nudge then (game.due_at)"
+    )
     ended_at: datetime | None = Field(
         default=None, sa_type=UTCDateTime, description="when the game ended (its finished_at); None: it is open"
     )

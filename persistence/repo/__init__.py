@@ -15,6 +15,7 @@ from persistence.repo.games import (
     SeatPlayer,
     add_game,
     add_seat,
+    arm_nudge,
     delete_seat,
     due_game_versions,
     ensure_chat,
@@ -39,6 +40,7 @@ from persistence.repo.games import (
     set_game_messages,
     set_reminder_message,
     set_seat_message,
+    touch_player,
 )
 from persistence.repo.outbox import (
     claim_outbox,
@@ -91,6 +93,7 @@ __all__ = [
     "Vitals",
     "add_game",
     "add_seat",
+    "arm_nudge",
     "chat_leaderboard",
     "claim_outbox",
     "clear_ratings",
@@ -149,5 +152,6 @@ __all__ = [
     "supersede_outbox",
     "take_update",
     "top_ratings",
+    "touch_player",
     "vitals",
 ]

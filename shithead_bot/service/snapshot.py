@@ -50,6 +50,9 @@ class SeatSnapshot:
     language: str | None = None  # its player's Telegram language
     away_until: datetime | None = None  # its player is away until then: a stand-in plays for them
     stood_in: bool = False  # a computer plays this human's seat now (away, or for good after timeouts)
+    last_active_at: datetime | None = None  # its player's last press or command in the private chat
+    notify: str = "smart"  # when a turn notifies its player: smart (unless they are looking), every
+    nudge_at: datetime | None = None  # a turn sent silently: one notifying nudge then
 
     @property
     def shown_name(self) -> str:
@@ -64,7 +67,14 @@ class SeatSnapshot:
 
     @classmethod
     def of(
-        cls, seat: Seat, language: str | None = None, away_until: datetime | None = None, stood_in: bool = False
+        cls,
+        seat: Seat,
+        language: str | None = None,
+        away_until: datetime | None = None,
+        stood_in: bool = False,
+        *,
+        last_active_at: datetime | None = None,
+        notify: str = "smart",
     ) -> SeatSnapshot:
         return cls(
             seat.number,
@@ -82,6 +92,9 @@ class SeatSnapshot:
             language,
             away_until,
             stood_in,
+            last_active_at,
+            notify,
+            seat.nudge_at,
         )
 
 
