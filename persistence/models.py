@@ -113,6 +113,15 @@ class Player(SQLModel, table=True):
     away_until: datetime | None = Field(
         default=None, sa_type=UTCDateTime, description="a stand-in plays this player's turns until then"
     )
+    last_active_at: datetime | None = Field(
+        default=None, sa_type=UTCDateTime, description="their last press or command in the private chat"
+    )
+    notify: str = Field(
+        default="smart",
+        max_length=8,
+        sa_column_kwargs={"server_default": "smart"},
+        description="when a turn notifies: smart (unless they are looking), every",
+    )
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
 
@@ -214,6 +223,9 @@ class Seat(SQLModel, table=True):
         default=0,
         sa_column_kwargs={"server_default": text("0")},
         description="the keyboard version the group was last asked to get this player for (unreachable)",
+    )
+    nudge_at: datetime | None = Field(
+        default=None, sa_type=UTCDateTime, description="a turn sent silently: one notifying nudge then (game.due_at)"
     )
     ended_at: datetime | None = Field(
         default=None, sa_type=UTCDateTime, description="when the game ended (its finished_at); None: it is open"

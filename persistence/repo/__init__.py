@@ -15,6 +15,7 @@ from persistence.repo.games import (
     SeatPlayer,
     add_game,
     add_seat,
+    arm_nudge,
     delete_seat,
     due_game_versions,
     ensure_chat,
@@ -42,6 +43,7 @@ from persistence.repo.games import (
     set_seat_called,
     set_seat_message,
     set_seat_messages,
+    touch_player,
 )
 from persistence.repo.outbox import (
     claim_outbox,
@@ -94,6 +96,7 @@ __all__ = [
     "Vitals",
     "add_game",
     "add_seat",
+    "arm_nudge",
     "chat_leaderboard",
     "claim_outbox",
     "clear_ratings",
@@ -155,5 +158,6 @@ __all__ = [
     "supersede_outbox",
     "take_update",
     "top_ratings",
+    "touch_player",
     "vitals",
 ]

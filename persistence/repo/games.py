@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, select, union_all, update
+from sqlalchemy import bindparam, case, func, insert, or_, select, union_all, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
@@ -58,6 +58,22 @@ async def get_player(*, session: AsyncSession, player_id: int) -> Player | None:
 async def set_away(*, session: AsyncSession, player_id: int, until: datetime | None) -> None:
     """Until when a stand-in plays for the player (None: they are back)."""
     await session.execute(update(Player).where(col(Player.id) == player_id).values(away_until=until))
+
+
+async def touch_player(*, session: AsyncSession, player_id: int, when: datetime) -> None:
+    """The player pressed or wrote in their private chat just now: they are looking."""
+    await session.execute(update(Player).where(col(Player.id) == player_id).values(last_active_at=when))
+
+
+async def arm_nudge(*, session: AsyncSession, game_id: int, number: int, version: int, at: datetime) -> None:
+    """A turn went out silently: one nudge at ``at`` if the seat still holds that keyboard then (the
+    game's ``due_at`` brings the sweep, by its index)."""
+    seat = update(Seat).where(
+        col(Seat.game_id) == game_id, col(Seat.number) == number, col(Seat.keyboard_version) == version
+    )
+    if (await session.execute(seat.values(nudge_at=at))).rowcount:  # type: ignore[attr-defined]
+        due = case((or_(col(Game.due_at).is_(None), col(Game.due_at) > at), at), else_=col(Game.due_at))
+        await session.execute(update(Game).where(col(Game.id) == game_id).values(due_at=due))
 
 
 async def ensure_player(
@@ -238,6 +254,8 @@ class SeatPlayer:
     language: str | None
     autoplay: str | None
     away_until: datetime | None = None
+    last_active_at: datetime | None = None
+    notify: str | None = None
 
 
 async def seats_with_players(*, session: AsyncSession, game_id: int, fresh: bool = False) -> list[SeatPlayer]:
@@ -252,6 +270,8 @@ async def seats_with_players(*, session: AsyncSession, game_id: int, fresh: bool
             col(Player.language),
             col(Player.autoplay),
             col(Player.away_until),
+            col(Player.last_active_at),
+            col(Player.notify),
         )
         .outerjoin(Player, col(Player.id) == col(Seat.player_id))
         .where(col(Seat.game_id) == game_id)

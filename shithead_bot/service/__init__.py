@@ -8,7 +8,7 @@ the clock helper (:func:`utcnow`) are exported from here, so a front end imports
 """
 
 from persistence.models import utcnow
-from shithead_bot.service.autoplay import Autoplay
+from shithead_bot.service.autoplay import Autoplay, Notify
 from shithead_bot.service.away import AwayTooLongError
 from shithead_bot.service.errors import (
     AlreadyDoneError,
@@ -93,6 +93,7 @@ __all__ = [
     "NotOverYetError",
     "Notice",
     "NoticeKind",
+    "Notify",
     "Outbox",
     "Payload",
     "PlayerGame",

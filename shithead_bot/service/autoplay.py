@@ -42,6 +42,17 @@ def next_computer(state: AnyState, levels: Mapping[int, str]) -> tuple[int, str]
     return seat, level
 
 
+class Notify(StrEnum):
+    """When a new turn notifies its player (a player's setting)."""
+
+    SMART = "smart"  # unless they pressed or wrote in their private chat a moment ago; then one nudge later
+    EVERY = "every"  # every turn notifies
+
+    @classmethod
+    def of(cls, value: str | None) -> Notify:
+        return cls.EVERY if value == cls.EVERY.value else cls.SMART
+
+
 class Autoplay(StrEnum):
     """Which of a player's forced moves the bot makes at once, for them (a player's setting)."""
 

@@ -11,7 +11,7 @@ from engine import AnyRules, rules_from_dict
 from engine.ai import LEVELS
 from persistence import repo
 from persistence.models import Chat
-from shithead_bot.service.autoplay import Autoplay
+from shithead_bot.service.autoplay import Autoplay, Notify
 from shithead_bot.service.errors import GameNotFoundError
 from shithead_bot.service.lobby import rules_for
 from shithead_bot.service.notices import Announcement, NoticeKind, TablePayload
@@ -122,6 +122,20 @@ async def set_autoplay(core: Core, user: UserInfo, value: Autoplay) -> Autoplay:
         player = await core.player(session, user)
         player.autoplay = str(value)
     return value
+
+
+async def set_notify(core: Core, user: UserInfo, value: Notify) -> Notify:
+    """When new turns notify this player, in every game, from their next turn."""
+    async with core.transaction() as session:
+        player = await core.player(session, user)
+        player.notify = str(value)
+    return value
+
+
+async def notify_of(core: Core, player_id: int) -> Notify:
+    async with core.sessions() as session:
+        player = await repo.get_player(session=session, player_id=player_id)
+    return Notify.of(player.notify if player is not None else None)
 
 
 async def autoplay_of(core: Core, player_id: int) -> Autoplay:

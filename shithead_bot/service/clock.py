@@ -10,7 +10,16 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from persistence import repo
-from shithead_bot.service.deadlines import grant_grace, humans_to_act, remind, restart_clock
+from shithead_bot.service.deadlines import (
+    fire_nudges,
+    grant_grace,
+    humans_to_act,
+    next_nudge,
+    remind,
+    restart_clock,
+    schedule_next,
+    turn_timer_due,
+)
 from shithead_bot.service.errors import (
     GameNotFoundError,
     NotAllowedError,
@@ -78,8 +87,12 @@ def _fire_turn_timer(core: Core, tx: GameTx) -> None:
     if chain_waiting(tx):  # a press handed the computers' chain back and nobody carried it on
         settle(tx, core.settings)
         return
+    nudged = fire_nudges(tx)
     if game.deadline_at is None or not game.turn_seconds:
-        game.due_at = None
+        game.due_at = next_nudge(tx)
+        return
+    if nudged and not turn_timer_due(tx):  # only a nudge was due
+        schedule_next(tx)
         return
     missed_after = timedelta(seconds=max(30.0, 3 * core.settings.sweep_seconds))
     if game.deadline_at > tx.now:

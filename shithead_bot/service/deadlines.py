@@ -3,7 +3,7 @@ downtime. The arithmetic is in :mod:`schedule`; this sets the game's timer field
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from shithead_bot.config import Settings
 from shithead_bot.service.notices import NoticeKind, Reminder, ReminderPayload
@@ -18,7 +18,8 @@ def restart_clock(tx: GameTx) -> None:
     game.turn_started_at = tx.now
     game.reminders_sent = 0
     if not game.turn_seconds:
-        game.deadline_at = game.due_at = None
+        game.deadline_at = None
+        game.due_at = next_nudge(tx)
         return
     quiet = quiet_of_player_to_act(tx) if tx.chat.deadlines_skip_quiet else None
     game.deadline_at = deadline_after(tx.now, game.turn_seconds, quiet)
@@ -32,11 +33,53 @@ def quiet_of_player_to_act(tx: GameTx) -> QuietHours | None:
 
 def schedule_next(tx: GameTx) -> None:
     """``due_at``: the next reminder of this turn, else its deadline."""
+    tx.game.due_at = earliest(turn_due(tx), next_nudge(tx))
+
+
+def turn_due(tx: GameTx) -> datetime:
+    """The turn's next reminder, else its deadline."""
     game = tx.game
     assert game.deadline_at is not None and game.turn_seconds
     offsets = reminder_offsets(game.turn_seconds, tx.chat.reminders)
     upcoming = next_reminder(game.deadline_at, offsets, game.reminders_sent, quiet_of_player_to_act(tx), tx.now)
-    game.due_at = upcoming[0] if upcoming else game.deadline_at
+    return upcoming[0] if upcoming else game.deadline_at
+
+
+def turn_timer_due(tx: GameTx) -> bool:
+    """Is the turn's reminder or deadline due now (not only a nudge)?"""
+    return turn_due(tx) <= tx.now
+
+
+def earliest(*moments: datetime | None) -> datetime | None:
+    return min((m for m in moments if m is not None), default=None)
+
+
+def next_nudge(tx: GameTx) -> datetime | None:
+    """The soonest nudge of a turn sent silently (``seat.nudge_at``): the game's ``due_at`` brings it."""
+    return earliest(*(s.nudge_at for s in tx.seats))
+
+
+def drop_nudges(tx: GameTx, keep: set[int]) -> None:
+    """Seats whose turn is over (or anew) wait for no nudge."""
+    for seat in tx.seats:
+        if seat.nudge_at is not None and seat.number not in keep:
+            seat.nudge_at = None
+
+
+def fire_nudges(tx: GameTx) -> bool:
+    """The nudges due now: one notifying reminder to each player who still has to act (in their quiet
+    hours, it waits until they end). True when one was due."""
+    due = [s for s in tx.seats if s.nudge_at is not None and s.nudge_at <= tx.now]
+    to_act = set(humans_to_act(tx))
+    for seat in due:
+        quiet = tx.quiet.get(seat.number)
+        if seat.number in to_act and quiet is not None and quiet.contains(tx.now):
+            seat.nudge_at = quiet.ends_after(tx.now)
+            continue
+        seat.nudge_at = None
+        if seat.number in to_act:
+            tx.notify(NoticeKind.REMINDER, seat.number, ReminderPayload(Reminder.LOOK, timeouts=seat.timeouts_in_row))
+    return bool(due)
 
 
 def humans_to_act(tx: GameTx) -> list[int]:

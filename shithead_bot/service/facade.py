@@ -70,6 +70,8 @@ class GameService(Core):
     set_can_message = use_case(chats.set_can_message)
     set_autoplay = use_case(chats.set_autoplay)
     autoplay_of = query(chats.autoplay_of)
+    set_notify = use_case(chats.set_notify)
+    notify_of = query(chats.notify_of)
     ensure_chat = use_case(chats.ensure_chat)
     update_chat = use_case(chats.update_chat)
     chat_language = query(chats.chat_language)

@@ -51,6 +51,7 @@ class Reminder(StrEnum):
     REMINDER = "reminder"  # before the deadline
     NUDGE = "nudge"  # another player asked (by: their name)
     GRACE = "grace"  # the deadline passed while no worker was running: extra time
+    LOOK = "look"  # a turn sent silently (its player was looking) was not taken: one nudge that notifies
 
 
 @dataclass(frozen=True)

@@ -266,6 +266,10 @@ class Outbox:
             await repo.set_reminder_message(
                 session=session, game_id=report.game_id, number=number, message_id=reminder_id
             )
+        for number, nudge in report.nudges.items():
+            await repo.arm_nudge(
+                session=session, game_id=report.game_id, number=number, version=nudge.version, at=nudge.at
+            )
         if columns := report.game_messages():
             await repo.set_game_messages(session=session, game_id=report.game_id, **columns)
         for number, version in report.called.items():

@@ -34,6 +34,8 @@ async def play(
             raise StaleVersionError(f"button version {version}, seat is at {seat.keyboard_version}")
         if message_id is not None and message_id > (seat.private_message_id or 0):
             seat.private_message_id, seat.message_version = message_id, seat.keyboard_version
+        await repo.touch_player(session=session, player_id=user_id, when=tx.now)  # they are looking
+        tx.active[seat.number] = tx.now
         if tx.away.pop(seat.number, None) is not None:  # a press on their game message: they are back
             await repo.set_away(session=session, player_id=user_id, until=None)
         apply(tx, seat.number, move, Actor.HUMAN)

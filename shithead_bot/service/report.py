@@ -37,9 +37,24 @@ class Plan:
         return self.game.game.id
 
     @property
+    def now(self) -> datetime:
+        """The plan's time (the outbox's clock when it was claimed): what "the player is looking"
+        and a nudge's time are reckoned from, so the planner stays pure."""
+        return self.game.now
+
+    @property
     def retried(self) -> bool:
         """An earlier attempt may have sent some of these before it died, unrecorded."""
         return any(n.attempts > 1 for n in self.notices)
+
+
+@dataclass(frozen=True)
+class Nudge:
+    """A turn sent silently (its player was looking): one notifying nudge at ``at`` if the seat
+    still holds keyboard ``version`` then."""
+
+    at: datetime
+    version: int
 
 
 @dataclass(frozen=True)
@@ -63,6 +78,7 @@ class Report:
     deferred: dict[int, timedelta] = field(default_factory=dict)  # notice id -> how long it waits (the group's rate)
     private: dict[int, PrivateMessage] = field(default_factory=dict)  # seat -> its private message
     reminders: dict[int, int | None] = field(default_factory=dict)  # seat -> its reminder message
+    nudges: dict[int, Nudge] = field(default_factory=dict)  # seat -> the nudge after its silent turn
     lobby_message_id: int | None = None  # a new lobby message
     table_message_id: int | None = None  # a new table message…
     table_is_picture: bool | None = None  # …and whether it is a photo
@@ -99,6 +115,7 @@ class Report:
         return not (
             self.private
             or self.reminders
+            or self.nudges
             or self.game_messages()
             or self.unreachable
             or self.migrated

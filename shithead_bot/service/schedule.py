@@ -23,6 +23,10 @@ SHORT_TURN = 2 * 3600  # below this, the default is one reminder at half time
 _DURATION = re.compile(r"^([0-9]+)\s*(s|m|min|h|d)$", re.ASCII)
 _UNIT = {"s": 1, "m": 60, "min": 60, "h": 3600, "d": 86400}
 MAX_DURATION = 30 * 86400  # nothing the settings time is longer than a month
+# A player who pressed or wrote in their private chat this recently is looking at it: their turn comes
+# silently, and one nudge notifies this long after it if the turn is not taken (``bench/attention.py``).
+LOOKING = timedelta(minutes=5)
+NUDGE_AFTER = timedelta(minutes=5)
 
 
 class SettingError(ValueError):

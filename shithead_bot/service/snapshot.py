@@ -51,6 +51,9 @@ class SeatSnapshot:
     away_until: datetime | None = None  # its player is away until then: a stand-in plays for them
     stood_in: bool = False  # a computer plays this human's seat now (away, or for good after timeouts)
     called_version: int = 0  # the keyboard version the group was last asked to get this player for
+    last_active_at: datetime | None = None  # its player's last press or command in the private chat
+    notify: str = "smart"  # when a turn notifies its player: smart (unless they are looking), every
+    nudge_at: datetime | None = None  # a turn sent silently: one notifying nudge then
 
     @property
     def shown_name(self) -> str:
@@ -65,7 +68,14 @@ class SeatSnapshot:
 
     @classmethod
     def of(
-        cls, seat: Seat, language: str | None = None, away_until: datetime | None = None, stood_in: bool = False
+        cls,
+        seat: Seat,
+        language: str | None = None,
+        away_until: datetime | None = None,
+        stood_in: bool = False,
+        *,
+        last_active_at: datetime | None = None,
+        notify: str = "smart",
     ) -> SeatSnapshot:
         return cls(
             seat.number,
@@ -84,6 +94,9 @@ class SeatSnapshot:
             away_until,
             stood_in,
             seat.called_version,
+            last_active_at,
+            notify,
+            seat.nudge_at,
         )
 
 

@@ -14,7 +14,7 @@ from engine import events as ev
 from shithead_bot.config import Settings
 from shithead_bot.service.autoplay import computer_move, computer_seed, next_computer, next_forced, timeout_moves
 from shithead_bot.service.commitment import seal
-from shithead_bot.service.deadlines import restart_clock
+from shithead_bot.service.deadlines import drop_nudges, restart_clock
 from shithead_bot.service.errors import MoveRejectedError, TooFewPlayersError
 from shithead_bot.service.notices import Announcement, AnnouncePayload, MovedPayload, NoticeKind, TurnPayload
 from shithead_bot.service.status import Actor, GameStatus
@@ -110,6 +110,7 @@ def settle(tx: GameTx, settings: Settings, *, fresh_keyboards: bool = False) -> 
     if status_before != GameStatus.PAUSED:  # a paused game waits, computers too
         play_computers(tx, settings)
     tx.game.snapshot = state.to_dict()
+    drop_nudges(tx, keep=set() if state.is_over else set(state.seats_to_act()) - {seat for seat, _ in tx.moved})
     for seat, seq in tx.moved:
         tx.seat(seat).keyboard_version = tx.game.version
         tx.notify(NoticeKind.MOVED, seat, MovedPayload(seq, tx.game.version, auto=seq in tx.autoplayed))
@@ -162,6 +163,7 @@ def issue_keyboards(tx: GameTx, *, fresh: bool) -> None:
                 tx.notify(NoticeKind.SWAP, number, TurnPayload(tx.game.version))
         elif fresh or table_changed(tx):
             seat.keyboard_version = tx.game.version
+            seat.nudge_at = None  # a new turn message: its delivery decides whether a nudge follows
             tx.notify(NoticeKind.TURN, number, TurnPayload(tx.game.version))
 
 

@@ -219,6 +219,8 @@ class GameTx:
     autoplay: dict[int, str] = field(default_factory=dict)  # seat number -> its player's autoplay setting
     autoplayed: set[int] = field(default_factory=set)  # seqs of the forced moves made for humans
     away: dict[int, datetime] = field(default_factory=dict)  # seat number -> its away player's return time
+    active: dict[int, datetime] = field(default_factory=dict)  # seat number -> its player's last press or command
+    notify_modes: dict[int, str] = field(default_factory=dict)  # seat number -> when turns notify its player
     hand_back: bool = False  # a computer that must think first is left for later (see turns.play_computers)
     computers_pending: bool = False  # …and one was: the computers play on after this commits
     removed: set[int] = field(default_factory=set)  # seats removed for timing out (told once, not twice)
@@ -274,7 +276,14 @@ class GameTx:
         return GameSnapshot(
             GameInfo.of(self.game),
             [
-                SeatSnapshot.of(s, self.languages.get(s.number), self.away.get(s.number), self.stood_in(s.number))
+                SeatSnapshot.of(
+                    s,
+                    self.languages.get(s.number),
+                    self.away.get(s.number),
+                    self.stood_in(s.number),
+                    last_active_at=self.active.get(s.number),
+                    notify=self.notify_modes.get(s.number, "smart"),
+                )
                 for s in self.seats
             ],
             ChatSnapshot.of(self.chat),
@@ -382,6 +391,8 @@ class Core:
         }
         tx.languages = {row.seat.number: row.language for row in rows if row.language}
         tx.autoplay = {row.seat.number: row.autoplay for row in rows if row.autoplay}
+        tx.active = {row.seat.number: row.last_active_at for row in rows if row.last_active_at is not None}
+        tx.notify_modes = {row.seat.number: row.notify for row in rows if row.notify}
         tx.away = {
             row.seat.number: row.away_until
             for row in rows

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from datetime import timedelta
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -29,6 +30,7 @@ from shithead_bot.service import (
     TurnPayload,
 )
 from shithead_bot.service.report import Plan
+from shithead_bot.service.schedule import LOOKING, NUDGE_AFTER
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.delivery import steps as s
 from shithead_bot.telegram.delivery.planner import plan_steps
@@ -57,6 +59,7 @@ def games(draw: st.DrawFn) -> GameSnapshot:
     game = snapshot(state)
     if draw(st.booleans()):
         game = game.with_chat(kind="private")
+    now = game.now
     for n in range(players):
         game = game.with_seat(
             n,
@@ -64,6 +67,8 @@ def games(draw: st.DrawFn) -> GameSnapshot:
             message_version=draw(st.sampled_from([0, 2, 3])),
             reminder_message_id=draw(st.none() | st.integers(60, 70)),
             computer_level=draw(st.sampled_from([None, None, "normal"])) if n else None,
+            last_active_at=draw(st.none() | st.integers(0, 900).map(lambda x: now - timedelta(seconds=x))),
+            notify=draw(st.sampled_from(["smart", "every"])),
         )
     return game
 
@@ -172,6 +177,45 @@ def test_a_seat_gets_at_most_one_new_message_with_buttons(plan: Plan) -> None:
         assert len([step for step in new if not step.unless_sent]) <= 1, new
         reminders = [step for step in steps if isinstance(step, s.SendReminder) and step.number == seat.number]
         assert not (reminders and any(not step.unless_sent for step in new)), "a reminder beside a new turn"
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(plans())
+def test_a_turn_is_silent_only_when_its_player_is_looking_and_then_a_nudge_follows(plan: Plan) -> None:
+    """A new turn with buttons notifies, unless its player pressed or wrote in their private chat
+    within LOOKING of the plan's time (and did not choose ``every``): then it goes silently and
+    carries one nudge, NUDGE_AFTER later, for its own keyboard — a silent turn is never missed."""
+    for step in plan_steps(plan, pages):
+        if not (isinstance(step, s.SendPrivate) and step.asks and not step.unless_sent):
+            continue
+        seat = plan.game.seat(step.number)
+        if step.nudge is None:
+            assert not step.muted
+            continue
+        assert step.muted
+        assert seat.notify != "every"
+        assert seat.last_active_at is not None
+        assert plan.now - seat.last_active_at <= LOOKING
+        assert step.nudge.at == plan.now + NUDGE_AFTER
+        assert step.nudge.version == step.version
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(plans())
+def test_a_swap_tap_never_sends_a_new_message(plan: Plan) -> None:
+    """In the swap phase, a seat's own tap (a swap) edits its swap message: only the phase's first
+    swap message is new (and notifies)."""
+    if not plan.game.in_swap_phase:
+        return
+    for number in range(len(plan.game.seats)):
+        mine = [n for n in plan.notices if n.seat == number]
+        tapped = any(n.kind == NoticeKind.MOVED and not n.auto for n in mine)
+        if not tapped or not any(n.kind == NoticeKind.SWAP for n in mine):
+            continue
+        if any(n.kind in (NoticeKind.TURN, NoticeKind.RESULT, NoticeKind.HAND) for n in mine):
+            continue
+        sends = [st for st in plan_steps(plan, pages) if isinstance(st, s.SendPrivate) and st.number == number]
+        assert not sends, sends
 
 
 def test_the_planner_is_a_value() -> None:

@@ -248,9 +248,11 @@ class Run:
             return
         seat = self.seat(step.number)
         assert seat.player_id is not None
-        send = self.api.send(seat.player_id, step.rendered, private=True, silent=step.silent)
+        send = self.api.send(seat.player_id, step.rendered, private=True, silent=step.muted)
         message: Message = await send
         self.keep_private(step.number, message.message_id, step.version if step.rendered.buttons else 0)
+        if step.nudge is not None:
+            self.report.nudges[step.number] = step.nudge
         self.renewed.add(step.number)
         previous = seat.private_message_id
         if previous and previous != message.message_id:

@@ -29,11 +29,13 @@ from shithead_bot.service import (
     MoveLine,
     Notice,
     NoticeKind,
+    Notify,
     ReminderPayload,
     SeatSnapshot,
     TidyPayload,
 )
-from shithead_bot.service.report import Plan
+from shithead_bot.service.report import Nudge, Plan
+from shithead_bot.service.schedule import LOOKING, NUDGE_AFTER
 from shithead_bot.telegram.delivery.steps import (
     DropReminder,
     EditLobby,
@@ -70,6 +72,7 @@ LOUD = frozenset(
         Announcement.BOT_BACK,  # the game waits on someone pressing Resume
     }
 )
+
 
 # Every kind has its step; one of another version (unknown here) is delivered as nothing to do.
 HANDLED = frozenset(
@@ -267,7 +270,7 @@ def _seat(game: GameSnapshot, number: int, notices: list[Notice], pages: Pages) 
         result = private.result(page, seat)
         steps.append(SendPrivate((), number=number, rendered=result, version=0))
         return steps
-    if wants_keyboard and acted and goes_on(game, number):  # played again: edited in place
+    if wants_keyboard and acted and (goes_on(game, number) or swapped(game, kinds)):  # edited in place
         return [EditPrivate((), number=number, rendered=private.turn(page, seat), version=version)]
     if wants_keyboard:  # a new turn, or the swap phase's first message: a new message, it notifies
         # The new turn tells what happened since the last one, own moves included: the message the
@@ -276,6 +279,7 @@ def _seat(game: GameSnapshot, number: int, notices: list[Notice], pages: Pages) 
         retire_it = acted or game.chat.kind == "private" or alone(game, number)
         retire = Retire.DELETE if retire_it else Retire.TELL if acted else Retire.DROP_KEYBOARD
         turn = private.turn(page, seat)
+        looks = NoticeKind.TURN in kinds and bool(turn.buttons) and looking(game, seat)
         return [
             SendPrivate(
                 (),
@@ -285,6 +289,7 @@ def _seat(game: GameSnapshot, number: int, notices: list[Notice], pages: Pages) 
                 retire=retire,
                 done=done if acted else None,
                 orphans=retried and bool(turn.buttons),
+                nudge=Nudge(game.now + NUDGE_AFTER, version) if looks else None,
             )
         ]
     if acted and comes_back(game, number):
@@ -310,6 +315,20 @@ def _reminder(game: GameSnapshot, number: int, notice: Notice, pages: Pages, ren
 def alone(game: GameSnapshot, number: int) -> bool:
     """Every other seat is a computer's: this player's messages are the only ones that ask."""
     return all(s.computer_level for s in game.seats if s.number != number)
+
+
+def looking(game: GameSnapshot, seat: SeatSnapshot) -> bool:
+    """The player pressed or wrote in their private chat within :data:`LOOKING` of the plan's time,
+    and wants turns to notify only when they are not there (``smart``, the default): they see the
+    new turn come in, a notification would only buzz a phone in their hand."""
+    last = seat.last_active_at
+    return seat.notify != Notify.EVERY and last is not None and game.now - last <= LOOKING
+
+
+def swapped(game: GameSnapshot, kinds: set[NoticeKind]) -> bool:
+    """A tap in the swap phase (a swap, a pick): the player is looking at the swap message, which
+    shows the new layout in place — only the phase's first message notifies."""
+    return NoticeKind.SWAP in kinds and NoticeKind.TURN not in kinds and game.in_swap_phase
 
 
 def comes_back(game: GameSnapshot, number: int) -> bool:

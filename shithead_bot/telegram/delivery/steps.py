@@ -17,6 +17,7 @@ from enum import StrEnum
 from typing import ClassVar
 
 from shithead_bot.service import TidyPayload
+from shithead_bot.service.report import Nudge
 from shithead_bot.telegram.render import Rendered
 
 
@@ -67,7 +68,15 @@ class SendPrivate(Step):
     orphans: bool = False
     unless_sent: bool = False
     contact: bool = True  # the player cannot be reached: the group is asked to get them (once a turn)
-    fills: ClassVar[tuple[str, ...]] = ("private", "unreachable", "tidy")
+    # a turn for a player who is looking (they pressed in this chat a moment ago): sent without a
+    # notification all the same, and one nudge that notifies at this time if the turn is not taken
+    nudge: Nudge | None = None
+    fills: ClassVar[tuple[str, ...]] = ("private", "unreachable", "tidy", "nudges")
+
+    @property
+    def muted(self) -> bool:
+        """Sent with ``disable_notification``."""
+        return self.silent or self.nudge is not None
 
     @property
     def seat(self) -> int | None:

@@ -9,7 +9,7 @@ from telegram.ext import ContextTypes
 from engine import PRESETS, EngineError, GameKind
 from engine.ai import LEVELS
 from shithead_bot.i18n import available_languages
-from shithead_bot.service import TABLE_STYLES, Autoplay, ChatSnapshot, ServiceError, StaleSettingsError
+from shithead_bot.service import TABLE_STYLES, Autoplay, ChatSnapshot, Notify, ServiceError, StaleSettingsError
 from shithead_bot.telegram.callback_data import Action, Button, TurnChoice
 from shithead_bot.telegram.context import (
     BotContext,
@@ -37,6 +37,8 @@ from shithead_bot.telegram.render.rules import (
     SETTINGS_USAGE,
     autoplay_text,
     autoplay_unknown,
+    notify_text,
+    notify_unknown,
     setting_changed,
     settings_text,
 )
@@ -52,6 +54,9 @@ async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     args = context.args or []
     if args and args[0].lower() == "autoplay":
         await autoplay(update, ctx, args[1:])
+        return
+    if args and args[0].lower() == "notify":
+        await notify(update, ctx, args[1:])
         return
     t = await chat_texts(update, ctx)  # posted in the chat; a refusal to one person is theirs
     if not args:
@@ -125,6 +130,22 @@ async def autoplay(update: Update, ctx: BotContext, values: list[str]) -> None:
     else:
         setting = await ctx.service.autoplay_of(user.id)
     await reply_privately(update, autoplay_text(setting, t))
+
+
+async def notify(update: Update, ctx: BotContext, values: list[str]) -> None:
+    """/settings notify smart|every: when my turns notify me (a player's setting, in every game;
+    answered in private)."""
+    user, t = person(update), texts(update)
+    if user is None:
+        return
+    if len(values) == 1 and values[0].lower() in [str(n) for n in Notify]:
+        setting = await ctx.service.set_notify(user_info(user), Notify(values[0].lower()))
+    elif values:
+        await reply_privately(update, notify_unknown(" ".join(values), t))
+        return
+    else:
+        setting = await ctx.service.notify_of(user.id)
+    await reply_privately(update, notify_text(setting, t))
 
 
 async def turn_button(update: Update, context: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:

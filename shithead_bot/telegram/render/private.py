@@ -176,6 +176,10 @@ def reminder(page: Page, seat: SeatSnapshot, data: ReminderPayload) -> Rendered:
         head = _("⏰ {name} nudges you: it is your turn in {chat} #{id} — time is up {left}.").format(
             name=esc(data.by or ""), chat=chat, id=game.id, left=left
         )
+    elif why is Reminder.LOOK:
+        head = _("⏰ Your turn in {chat} #{id} is waiting for you — time is up {left}.").format(
+            chat=chat, id=game.id, left=left
+        )
     elif why is Reminder.GRACE:
         until = page.clock_tag(game.deadline_at) if game.deadline_at else ""
         head = _("⏰ I was away when your time ran out in {chat} #{id}: you have until {until}.").format(

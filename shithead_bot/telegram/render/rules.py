@@ -8,7 +8,7 @@ from collections.abc import Callable
 from engine import NeighborRules, Power, Rules, rank_text
 from shithead_bot.i18n import translations
 from shithead_bot.narrate import a_rank
-from shithead_bot.service import Autoplay, ChatSnapshot
+from shithead_bot.service import Autoplay, ChatSnapshot, Notify
 from shithead_bot.telegram.render.common import duration_text, esc
 from shithead_bot.telegram.render.levels import level_text
 
@@ -192,6 +192,32 @@ def autoplay_text(setting: Autoplay, t: gettext.NullTranslations) -> str:
             _("In every game. /settings autoplay off · public (the default) · all"),
         ]
     )
+
+
+def notify_text(setting: Notify, t: gettext.NullTranslations) -> str:
+    """A player's notify setting, what it does, and how to change it."""
+    _ = t.gettext
+    what = {
+        Notify.SMART: _(
+            "when you are not already here. A turn that comes within 5 minutes of your last tap or command in "
+            "this chat arrives silently, and if it is still waiting 5 minutes later I nudge you once."
+        ),
+        Notify.EVERY: _("every turn, whether you are here or not."),
+    }[setting]
+    return "\n".join(
+        [
+            _("🔔 <b>Your turns notify you</b> ({setting}): {what}").format(setting=setting.value, what=what),
+            _("In every game. /settings notify smart (the default) · every"),
+        ]
+    )
+
+
+def notify_unknown(text: str, t: gettext.NullTranslations) -> str:
+    """The answer to ``/settings notify`` with a value it does not know."""
+    refused = t.gettext("{text}: choose one of {choices}").format(
+        text=repr(text[:20]), choices=", ".join(str(n) for n in Notify)
+    )
+    return esc(refused)
 
 
 def autoplay_unknown(text: str, t: gettext.NullTranslations) -> str:
