@@ -59,9 +59,10 @@ async def test_a_paused_games_turn_message_says_so_without_buttons_and_resume_as
         assert [with_buttons(bot, p) for p in PLAYERS] == [[], []], paused.text
         assert "The game is paused" in paused.text, paused.text
         assert not paused.date_times(), paused.text  # no deadline runs
+        clock.advance(minutes=10)  # the player is not in the chat any more when the game resumes
         await bot.say(ADMIN, "/resume", GROUP)
         newest = bot.private(player)[-1]
-        assert newest.message_id != turn.message_id  # a new message: it notifies
+        assert newest.message_id != turn.message_id  # a new message: it notifies (nobody is looking)
         assert not newest.silent, newest.text
         assert newest.buttons, newest.text
         assert newest.date_times(), newest.text
