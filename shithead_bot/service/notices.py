@@ -97,6 +97,7 @@ class Tidy(StrEnum):
     DELETE = "delete"
     DROP_KEYBOARD = "drop_keyboard"  # take its buttons off
     UNPIN = "unpin"
+    PIN = "pin"  # a new table, pinned quietly (put off like a clean-up when the group's rate is used up)
 
 
 @dataclass(frozen=True)

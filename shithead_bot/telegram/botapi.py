@@ -10,7 +10,7 @@ from typing import Any
 
 from telegram import Bot, InputFile, InputMediaPhoto, Message
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, NetworkError, TelegramError
+from telegram.error import BadRequest, Forbidden, NetworkError
 
 from shithead_bot.telegram.render.common import Rendered, fit_lines
 
@@ -155,16 +155,13 @@ class BotApi:
         except (BadRequest, Forbidden) as exc:
             log.debug("message %s not cleared: %s", message_id, exc)
 
-    async def pin(self, chat_id: int, message_id: int, *, pinned: bool = True) -> None:
-        """Pin a message without a notification (or unpin it). A nicety: a bot that may not pin, or
-        a failure of any kind, leaves it be."""
+    async def pin(self, chat_id: int, message_id: int) -> None:
+        """Pin a message without a notification. A nicety: a bot that may not pin leaves it be; an
+        outage or the group's rate raises (the pin is tried again later, alone)."""
         try:
-            if pinned:
-                await self.bot.pin_chat_message(chat_id, message_id, disable_notification=True)
-            else:
-                await self.bot.unpin_chat_message(chat_id, message_id)
-        except TelegramError as exc:
-            log.debug("message %s not %s: %s", message_id, "pinned" if pinned else "unpinned", exc)
+            await self.bot.pin_chat_message(chat_id, message_id, disable_notification=True)
+        except (BadRequest, Forbidden) as exc:
+            log.debug("message %s not pinned: %s", message_id, exc)
 
     async def unpin(self, chat_id: int, message_id: int) -> None:
         """Unpin a message (gone, not pinned or not allowed: fine). An outage raises: the clean-up is

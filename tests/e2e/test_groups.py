@@ -41,7 +41,7 @@ async def test_an_anonymous_admin_runs_the_game_and_a_channel_runs_nothing(
     alice, bob = players[:2]  # Alice is the group's admin; Bob is not
     await start_all(fake, [alice, bob])
     await fake.send_as_group(alice.user_id, GROUP, "/settings turn 1h")
-    assert "1 h" in await bot_says(fake, alice.user_id, "Settings of this chat")
+    assert "1 h" in await bot_says(fake, alice.user_id, "Turn time")  # one line: what changed
     assert db_rows(bot, "select turn_seconds from chat where id = ?", GROUP) == [(3600,)]
 
     fake.add_channel(-1007777, "Bob's channel")

@@ -83,7 +83,7 @@ async def test_the_webhook_refuses_a_request_without_the_secret(fake: FakeTelegr
             async with session.post(url, json={"update_id": 1}) as response:
                 assert response.status == 403
             secret = str(fake.calls_of("setWebhook")[-1].params["secret_token"])
-            headers = {"X-Telegram-Bot-Api-Secret-Token": secret}
+            headers = {"X-Telegram-Bot-Api-Secret-Token": secret, "Content-Type": "application/json"}
             async with session.post(url, data="not json", headers=headers) as response:
                 assert response.status == 400
     finally:

@@ -371,4 +371,6 @@ class Run:
             return self.api.delete(chat_id, message_id)
         if what == Tidy.UNPIN:
             return self.api.unpin(chat_id, message_id)
+        if what == Tidy.PIN:
+            return self.api.pin(chat_id, message_id)
         return self.api.drop_keyboard(chat_id, message_id)

@@ -190,7 +190,7 @@ class GroupChat:
         if old and old != message_id:
             await run.tidy(Tidy.DELETE, self.chat_id, old)
         if run.game.chat.kind != "private" and run.game.is_active:
-            await self.api.pin(self.chat_id, message_id)
+            await run.tidy(Tidy.PIN, self.chat_id, message_id)  # a nicety: later, alone, if it cannot go now
 
     # ------------------------------------------------------------------- posting
 
