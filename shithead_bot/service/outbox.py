@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from itertools import groupby
@@ -59,6 +60,7 @@ MOVES = 40  # the newest moves a plan carries (the private messages tell a turn'
 # are left: a round takes only what use cases wrote during the round before, so a chain ends when
 # the game rests. Past this many rounds (a game that never rests) the sweep takes the rest.
 ROUNDS = 20
+HELD_SHARE = 0.8  # a sender starts no step after this share of the claim's lease: then it may be another's
 
 
 def pause_after(attempts: int) -> timedelta:
@@ -71,13 +73,20 @@ class PartialDelivery(Exception):
     as delivered) and what it learnt meanwhile (written all the same)."""
 
     def __init__(
-        self, report: Report, cause: BaseException, wait: timedelta | None = None, *, transient: bool = False
+        self,
+        report: Report,
+        cause: BaseException,
+        wait: timedelta | None = None,
+        *,
+        transient: bool = False,
+        lapsed: bool = False,
     ) -> None:
         super().__init__(f"{len(report.sent)} sent, then {cause!r}")
         self.report = report
         self.cause = cause
         self.wait = wait  # the send rate is used up: try the rest after this, and it is no failure
         self.transient = transient  # the failure passes (an outage): keep trying for a day
+        self.lapsed = lapsed  # the claim ran out: the rest may be another worker's now, left as it is
 
     @property
     def done(self) -> list[int]:
@@ -159,16 +168,21 @@ class Outbox:
             await self._release(session, list(notices), cause, transient=False, now=self.clock())
             return None
         moves = moves_of(await repo.last_moves(session=session, game_id=game_id, count=MOVES))
-        known = await self._known(session, [s.player_id for s in tx.seats if s.player_id is not None], notices)
-        return Plan(tx.snapshot(moves), notices, known)
+        unrecorded = {s.number for s in tx.seats if s.private_message_id is None}  # a press on an unknown copy
+        pressed_unknown = any(n.kind == NoticeKind.MOVED and n.seat in unrecorded for n in notices)
+        players = [s.player_id for s in tx.seats if s.player_id is not None]
+        known = await self._known(session, players, notices, also=pressed_unknown)
+        held = time.monotonic() + self.lease.total_seconds() * HELD_SHARE  # a margin for the report's write
+        return Plan(tx.snapshot(moves), notices, known, held_until=held)
 
     async def _known(
-        self, session: AsyncSession, players: list[int], notices: tuple[Notice, ...]
+        self, session: AsyncSession, players: list[int], notices: tuple[Notice, ...], *, also: bool = False
     ) -> dict[int, frozenset[int]]:
-        """For a retried plan (an earlier attempt may have sent some of it unrecorded), the messages
-        in its players' private chats that the clean-up of such a copy must leave alone: their games'
-        (open, or ended within a day) and the ones that are no game's (their own, the bot's answers)."""
-        if not players or all(n.attempts <= 1 for n in notices):
+        """For a retried plan (an earlier attempt may have sent some of it unrecorded) — ``also``: a
+        player pressed a copy whose sending was never recorded — the messages in its players' private
+        chats that the clean-up of such a copy must leave alone: their games' (open, or ended within a
+        day) and the ones that are no game's (their own, the bot's answers)."""
+        if not players or (all(n.attempts <= 1 for n in notices) and not also):
             return {}
         games = await repo.private_message_ids_of(
             session=session, player_ids=players, since=self.clock() - timedelta(days=1)
@@ -189,7 +203,10 @@ class Outbox:
             cause = exc.cause if isinstance(exc, PartialDelivery) else exc
             wait = exc.wait if isinstance(exc, PartialDelivery) else None
             passing = is_transient(exc)
-            done = await self._written(plan, lambda: self._fail(plan, partial, cause, wait, transient=passing))
+            lapsed = isinstance(exc, PartialDelivery) and exc.lapsed
+            done = await self._written(
+                plan, lambda: self._fail(plan, partial, cause, wait, transient=passing, lapsed=lapsed)
+            )
             return (0 if done is None else len(done)), None
         written = await self._written(plan, lambda: self._succeed(plan, report))
         if written is None:
@@ -209,7 +226,14 @@ class Outbox:
             return None
 
     async def _fail(
-        self, plan: Plan, report: Report, cause: BaseException, wait: timedelta | None, *, transient: bool
+        self,
+        plan: Plan,
+        report: Report,
+        cause: BaseException,
+        wait: timedelta | None,
+        *,
+        transient: bool,
+        lapsed: bool = False,
     ) -> list[int]:
         ids = [n.id for n in plan.notices if n.id is not None]
         done = [i for i in ids if i in set(report.sent) and i not in report.again and i not in report.deferred]
@@ -224,7 +248,9 @@ class Outbox:
                 await repo.defer_outbox(session=session, ids=[notice_id], until=now + put_off)
             kept = {*done, *report.again, *report.deferred}
             failed = [n for n in plan.notices if n.id is not None and n.id not in kept]
-            if wait is not None:  # the send rate is used up: later, and no failure
+            if lapsed:  # whoever claimed them since sends them; else their lease brings them back
+                pass
+            elif wait is not None:  # the send rate is used up: later, and no failure
                 later = [n.id or 0 for n in failed]
                 await repo.defer_outbox(session=session, ids=later, until=now + wait, uncount=True)
             else:

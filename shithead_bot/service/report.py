@@ -31,6 +31,8 @@ class Plan:
     # player id -> the message ids recorded in their private chat (their open games): what
     # an orphan keyboard of a crashed attempt is told apart from
     known: Mapping[int, frozenset[int]] = field(default_factory=dict)
+    # until when (time.monotonic()) the claim holds the notices; after it another worker may send them
+    held_until: float = float("inf")
 
     @property
     def game_id(self) -> int:

@@ -23,6 +23,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Coroutine
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -154,6 +155,7 @@ class Run:
         self.game = plan.game
         self.report = Report(plan.game_id)
         self.known = {p: set(ids) for p, ids in plan.known.items()}
+        self.held_until = plan.held_until
         self.renewed: set[int] = set()  # seats sent a new private message in this run
         self.gone: set[int] = set()  # players the bot cannot write to
         self.group = GroupChat(self)
@@ -170,6 +172,9 @@ class Run:
         """One step; its notices count as sent once it ran (or was refused for good)."""
         if self.delivery.stopping():  # the rest goes back to the outbox at once, no try counted
             raise PartialDelivery(self.report, Stopping("the worker stops"), timedelta(0))
+        if time.monotonic() > self.held_until:  # the claim ran out: another worker may send these now
+            log.warning("game %s: the claim ran out mid-plan; the rest goes back to the outbox", self.game.game.id)
+            raise PartialDelivery(self.report, Stopping("the claim ran out"), timedelta(0), lapsed=True)
         waits = not (isinstance(step, s.PostGroup | s.EditTable) and not step.wait)
         limit = WAIT_AT_MOST.set(None if waits else 0.0)
         try:
@@ -275,9 +280,9 @@ class Run:
         seat = self.seat(step.number)
         assert seat.player_id is not None
         anew = s.SendPrivate((), number=step.number, rendered=step.rendered, version=step.version)
-        if seat.private_message_id is None:
+        if seat.private_message_id is None:  # the copy they pressed was never recorded: its buttons go
             if step.rendered.buttons or step.always:
-                await self.send_private(anew)
+                await self.send_private(replace(anew, orphans=bool(step.rendered.buttons) and bool(self.known)))
             return
         if await self.api.edit(seat.player_id, seat.private_message_id, step.rendered, private=True) is None:
             await self.send_private(anew)  # gone: sent again
