@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -188,11 +189,7 @@ async def sessions_per_press(url: str, moves: int = 60) -> dict[str, object]:
     counts: list[int] = []
     try:
         async with FakeTelegram() as fake:
-            players = [UserInfo(10 + i, f"P{i}") for i in range(2)]  # as new_game(service, -1) seats them
-            for p in players:
-                fake.add_user(p.id, p.first_name)
-                fake.start_bot(p.id)
-            fake.add_group(-1, "Bench", [p.id for p in players])
+            bench_group(fake)
             async with Bot(fake.token, base_url=fake.base_url, base_file_url=fake.base_file_url) as bot:
                 delivery = Delivery(bot, Codec(b"k"), "bench_bot", table_seconds=0)
                 outbox = Outbox(sessions, core=service)
@@ -259,11 +256,7 @@ async def press_costs(url: str, moves: int = 60) -> dict[str, object]:
     press = {"sessions": 0, "statements": 0}
     try:
         async with FakeTelegram() as fake:
-            players = [UserInfo(10 + i, f"P{i}") for i in range(2)]  # as new_game(service, -1) seats them
-            for p in players:
-                fake.add_user(p.id, p.first_name)
-                fake.start_bot(p.id)
-            fake.add_group(-1, "Bench", [p.id for p in players])
+            bench_group(fake)
             limits = Limits(per_second=1000, group_per_minute=6000, private_per_second=1000)
             rate = SendRate(limits, SharedBuckets(service) if postgres else MemoryBuckets())
             urls = {"base_url": fake.base_url, "base_file_url": fake.base_file_url}
@@ -329,6 +322,16 @@ async def _transactions(url: str) -> int:
         return int(row["n"]) + own if row else 0
     finally:
         await conn.close()
+
+
+def bench_group(fake: Any) -> None:
+    """The group of the press benches on the fake Bot API: two players who started the bot, seated
+    as :func:`new_game` seats them in chat -1."""
+    players = [UserInfo(10 + i, f"P{i}") for i in range(2)]
+    for p in players:
+        fake.add_user(p.id, p.first_name)
+        fake.start_bot(p.id)
+    fake.add_group(-1, "Bench", [p.id for p in players])
 
 
 def profile(url: str) -> None:

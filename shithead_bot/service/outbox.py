@@ -243,14 +243,13 @@ class Outbox:
             now = self.clock()
             await self.write(session, report)
             await repo.mark_delivered(session=session, ids=done, now=now)
+            if lapsed:  # the rest: whoever claimed them since sends them; else their lease brings them back
+                return done
             await self._again(session, plan, report, now)
-            for notice_id, put_off in report.deferred.items():  # put off to respect a rate: no failure
-                await repo.defer_outbox(session=session, ids=[notice_id], until=now + put_off)
+            await self._put_off(session, report, now)
             kept = {*done, *report.again, *report.deferred}
             failed = [n for n in plan.notices if n.id is not None and n.id not in kept]
-            if lapsed:  # whoever claimed them since sends them; else their lease brings them back
-                pass
-            elif wait is not None:  # the send rate is used up: later, and no failure
+            if wait is not None:  # the send rate is used up: later, and no failure
                 later = [n.id or 0 for n in failed]
                 await repo.defer_outbox(session=session, ids=later, until=now + wait, uncount=True)
             else:
@@ -265,8 +264,7 @@ class Outbox:
             await self.write(session, report)
             await repo.mark_delivered(session=session, ids=done, now=now)
             await self._again(session, plan, report, now)
-            for notice_id, wait in report.deferred.items():
-                await repo.defer_outbox(session=session, ids=[notice_id], until=now + wait)
+            await self._put_off(session, report, now)
             for kind in LATEST_ONLY:
                 sent = [n.id for n in plan.notices if n.kind == kind and n.id is not None and n.id in done]
                 if sent:
@@ -324,6 +322,12 @@ class Outbox:
                     for payload in rows
                 ],
             )
+
+    @staticmethod
+    async def _put_off(session: AsyncSession, report: Report, now: datetime) -> None:
+        """Notices the sender put off to respect a rate (the table's, a group post's): later, no failure."""
+        for notice_id, wait in report.deferred.items():
+            await repo.defer_outbox(session=session, ids=[notice_id], until=now + wait)
 
     @staticmethod
     async def _again(session: AsyncSession, plan: Plan, report: Report, now: datetime) -> None:

@@ -180,15 +180,9 @@ def _never_waiting_before_asks(steps: list[Step]) -> tuple[Step, ...]:
     out: list[Step] = []
     for i, step in enumerate(steps):
         if i < last_ask and isinstance(step, PostGroup | EditTable) and step.wait:
-            step = _no_wait(step)
+            step = replace(step, wait=False)
         out.append(step)
     return tuple(out)
-
-
-def _no_wait(step: PostGroup | EditTable) -> Step:
-    if isinstance(step, PostGroup):
-        return PostGroup(step.notices, rendered=step.rendered, loud=step.loud, wait=False)
-    return EditTable(step.notices, repost=step.repost, unpin=step.unpin, wait=False)
 
 
 # ----------------------------------------------------------------------------- a seat's messages
