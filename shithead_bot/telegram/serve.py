@@ -65,6 +65,8 @@ async def serve(app: Application, settings: Settings, token: str) -> None:
         ctx: BotContext | None = app.bot_data.get(KEY)
         if ctx is not None:  # a backlog of many games would keep the worker for minutes: it is left
             ctx.delivery.stop_at(deadline)  # to the next one
+            if ctx.sweeper is not None:  # so are the timers due from now on
+                ctx.sweeper.stop()
         web.accepting = False
         if app.updater is not None and app.updater.running:
             await app.updater.stop()

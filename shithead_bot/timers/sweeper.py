@@ -37,16 +37,20 @@ class Sweeper:
         self.service = service
         self.deliver = deliver
         self.batch = batch
+        self.stopped = False  # the worker stops (SIGTERM): what is due is left to the next one
+
+    def stop(self) -> None:
+        self.stopped = True
 
     async def sweep(self) -> SweepReport:
         """Fire every due timer (in batches until none is left)."""
         report = SweepReport()
         for _ in range(1000):
-            due = await self.service.due(self.batch)
+            due = [] if self.stopped else await self.service.due(self.batch)
             if not due:
                 break
             report.due += len(due)
-            fired = [game_id for game_id, version in due if await self._fire(game_id, version, report)]
+            fired = [g for g, version in due if not self.stopped and await self._fire(g, version, report)]
             if self.deliver is not None and fired:  # the messages go out together, not one game at a time
                 await asyncio.gather(*(self._deliver(game_id) for game_id in fired))
             if not fired:

@@ -11,12 +11,14 @@ from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Session
 from telegram import Bot
+from telegram.ext import ExtBot
 
 from engine.ai import make_player
 from shithead_bot.service import GameStatus
 from shithead_bot.service.report import Report
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.delivery import Delivery
+from shithead_bot.telegram.ratelimit import Limits, MemoryBuckets, SendRate
 from tests.conftest import FakeClock
 from tests.service.helpers import GROUP, lobby_with, user
 from tests.support.fakebot import FakeTelegram
@@ -185,5 +187,40 @@ async def test_a_sender_told_to_stop_puts_the_rest_off_and_the_next_worker_sends
         row = (await session.execute(text("select max(attempts), max(last_error) from outbox"))).one()
     assert tuple(row) == (0, None)
     await FakeGame(sessions, clock, fake, bot).outbox.deliver(Delivery(bot, Codec(b"k"), "shithead_bot"))
+    assert await game.outbox.pending() == 0
+    assert len(fake.calls_of("sendPhoto")) == 1  # the table, once
+
+
+async def test_a_stopping_sender_waits_for_the_send_rate_no_longer_than_its_deadline(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram
+) -> None:
+    """SIGTERM with the send rate used up: a send that would wait for its token past the worker's
+    deadline does not wait (the process would outlive its stop by the rate's wait, up to 10 s on top
+    of the flush — a fleet's orchestrator kills it then); it goes back to the outbox, no try counted,
+    and the next worker sends it once."""
+    game = FakeGame(sessions, clock, fake, None)  # type: ignore[arg-type]
+    await started(game)
+    pending = await game.outbox.pending()
+    slept: list[float] = []
+    rate = SendRate(Limits(per_second=0.2, group_per_minute=6000, private_per_second=100), MemoryBuckets(lambda: 0.0))
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+
+    rate.sleep = sleep  # type: ignore[method-assign]
+    async with ExtBot(fake.token, base_url=fake.base_url, base_file_url=fake.base_file_url, rate_limiter=rate) as bot:
+        delivery = Delivery(bot, Codec(b"k"), "shithead_bot", table_seconds=0)
+        delivery.stop_at(time.monotonic() + 2)  # the first send takes the last token; the next waits 5 s
+        await game.outbox.deliver(delivery)
+    assert slept == []
+    assert 0 < await game.outbox.pending() < pending
+    async with sessions() as session:
+        query = text("select kind, attempts, last_error from outbox where delivered_at is null")
+        rows = (await session.execute(query)).all()
+    assert [error for _, _, error in rows] == [None] * len(rows)  # put off, none failed
+    assert {kind: attempts for kind, attempts, _ in rows}["swap"] == 0  # the stop's: no try counted
+    clock.advance(seconds=60)  # the group step the rate put off is due again
+    async with Bot(fake.token, base_url=fake.base_url, base_file_url=fake.base_file_url) as bot:
+        await FakeGame(sessions, clock, fake, bot).outbox.deliver(Delivery(bot, Codec(b"k"), "shithead_bot"))
     assert await game.outbox.pending() == 0
     assert len(fake.calls_of("sendPhoto")) == 1  # the table, once

@@ -336,3 +336,27 @@ async def test_timers_fire_once_with_two_sweepers(
     for game_id in games:
         timed_out = [a for a in await actors(sessions, game_id) if a[2] == "timeout" and a[1] == "r"]
         assert len(timed_out) == 2  # both players made ready, once
+
+
+async def test_a_stopping_worker_fires_no_more_timers_and_leaves_them_to_the_next(
+    service: GameService, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGTERM: the worker fires nothing more (a sweep of many due games would keep it past its
+    stop, and a fleet's orchestrator kills it then); the next worker fires them, each once."""
+    games = [await lobby_with(service, autoplay=OFF, humans=2, chat_id=GROUP - n) for n in range(3)]
+    for game_id in games:
+        await service.start(game_id, user(0).id)
+    clock.advance(days=2)
+    stopping = Sweeper(service)
+    fire_due = service.fire_due
+
+    async def fire_then_stop(game_id: int, version: int) -> object:
+        result = await fire_due(game_id, version)
+        stopping.stop()  # SIGTERM comes while the first game's timer fires
+        return result
+
+    monkeypatch.setattr(service, "fire_due", fire_then_stop)
+    assert (await stopping.sweep()).fired == 1
+    assert (await stopping.sweep()).fired == 0
+    monkeypatch.undo()
+    assert (await Sweeper(service).sweep()).fired == len(games) - 1

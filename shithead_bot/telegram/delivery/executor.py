@@ -74,6 +74,18 @@ class Delivery:
     def stopping(self) -> bool:
         return self._stop_at is not None and time.monotonic() >= self._stop_at
 
+    def stops_within(self, wait: timedelta) -> bool:
+        return self._stop_at is not None and time.monotonic() + wait.total_seconds() >= self._stop_at
+
+    def wait_at_most(self, waits: bool) -> float | None:
+        """The longest a step may wait for the send rate (None: the rate's own limit): nothing for a
+        group step that must not hold back what follows, and never past the worker's stop."""
+        limit = None if waits else 0.0
+        if self._stop_at is None:
+            return limit
+        left = max(0.0, self._stop_at - time.monotonic())
+        return left if limit is None else min(limit, left)
+
     def page_for(self, game: GameSnapshot, seat: SeatSnapshot | None = None) -> Page:
         """A player's private messages come in their own Telegram language, whatever the group's
         setting; the group's in the chat's (English unless set). A game in a player's own private
@@ -176,13 +188,15 @@ class Run:
             log.warning("game %s: the claim ran out mid-plan; the rest goes back to the outbox", self.game.game.id)
             raise PartialDelivery(self.report, Stopping("the claim ran out"), timedelta(0), lapsed=True)
         waits = not (isinstance(step, s.PostGroup | s.EditTable) and not step.wait)
-        limit = WAIT_AT_MOST.set(None if waits else 0.0)
+        limit = WAIT_AT_MOST.set(self.delivery.wait_at_most(waits))
         try:
             await self._one(step)
         except BadRequest as exc:  # Telegram refuses this for good: sending it again would not help
             log.error("game %s: notices %s dropped, Telegram refused them: %s", self.game.game.id, step.notices, exc)
         except RetryAfter as exc:  # the send rate is used up for now
             wait = timedelta(seconds=retry_seconds(exc))
+            if self.delivery.stops_within(wait):  # the next worker sends it: no try counted
+                raise PartialDelivery(self.report, Stopping("the worker stops"), timedelta(0)) from exc
             if not step.group or (isinstance(step, s.PostGroup) and step.wait):
                 raise PartialDelivery(self.report, exc, wait) from exc
             self.report.deferred.update(dict.fromkeys(step.notices, wait))  # later: the rest goes now
