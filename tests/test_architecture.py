@@ -332,3 +332,18 @@ def test_only_use_cases_where_computers_move_rerun_after_thinking() -> None:
         if wrapper != "query" and (wrapper == "plays") != reaches(graph, name)
     }
     assert not wrong, wrong
+
+
+LONGEST_FUNCTION = 60  # lines, the signature and docstring included
+
+
+def test_every_function_fits_a_screen() -> None:
+    """No function over 60 lines in the engine, the persistence layer or the bot (migrations aside)."""
+    long = [
+        f"{path.relative_to(ROOT)}::{node.name} ({node.end_lineno - node.lineno + 1} lines)"
+        for path in modules().values()
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and (node.end_lineno or 0) - node.lineno + 1 > LONGEST_FUNCTION
+    ]
+    assert long == []

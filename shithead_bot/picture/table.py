@@ -343,7 +343,27 @@ def _neighbor_seat(
         p.card(revealed, right, card_y, cw, ch, s, "reveal")
         if not narrow:
             _tag(p, box, right + cw // 2, card_y + ch - 10, labels.last_hand, pill, MUTED, s)
-    status_x = hearts + 8 if narrow else x0 + pad
+    _neighbor_status(p, box, seat, view, info, labels, lit, status_x=hearts + 8 if narrow else x0 + pad)
+    if lit:
+        p.ring(box, 4 if narrow else 5, "highlight", name, s)
+
+
+def _neighbor_status(
+    p: Painter,
+    box: Box,
+    seat: NeighborSeatInfo,
+    view: NeighborView,
+    info: TableInfo,
+    labels: Labels,
+    lit: bool,
+    *,
+    status_x: int,
+) -> None:
+    """The seat's state at the foot of its panel: its place once out, the turn, or "acted"."""
+    x0, _, x1, y1 = box
+    narrow = x1 - x0 < 200
+    pad = 10 if narrow else 14
+    s = seat.seat
     status_y = y1 - 32 if narrow else y1 - 36
     room = x1 - pad - status_x
     size = 18 if narrow else 22
@@ -356,8 +376,6 @@ def _neighbor_seat(
     elif seat.has_acted and view.phase is Phase.PLAY:
         words = "✓" if narrow else f"✓ {labels.acted}"
         p.text(status_x, status_y, words, size, TEXT, max_width=room, kind="status", seat=s)
-    if lit:
-        p.ring(box, 4 if narrow else 5, "highlight", name, s)
 
 
 def _hearts(p: Painter, x: int, y: int, seat: NeighborSeatInfo, view: NeighborView, size: int) -> int:
