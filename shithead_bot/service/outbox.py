@@ -47,7 +47,8 @@ from shithead_bot.service.unit import is_transient as is_transient_db
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-# A sender sends a game's notices in order (it may put some off) and tells what it did.
+# A sender sends a game's notices in order (it may put some off) and tells what it did. One that has
+# a ``stopping()`` method (the bot's) is asked before each claim: a worker that stops claims nothing.
 Sender = Callable[[Plan], Awaitable[Report]]
 LATEST_ONLY = (NoticeKind.TABLE, NoticeKind.LOBBY)  # rendered from the current state: only the newest matters
 MAX_ATTEMPTS = 12  # a notice failing for another reason than an outage is given up after this many tries
@@ -61,6 +62,12 @@ MOVES = 40  # the newest moves a plan carries (the private messages tell a turn'
 # the game rests. Past this many rounds (a game that never rests) the sweep takes the rest.
 ROUNDS = 20
 HELD_SHARE = 0.8  # a sender starts no step after this share of the claim's lease: then it may be another's
+
+
+def stopping(sender: Sender) -> bool:
+    """Whether the sender's worker stops (SIGTERM): then it is handed nothing more."""
+    check = getattr(sender, "stopping", None)
+    return bool(check()) if callable(check) else False
 
 
 def pause_after(attempts: int) -> timedelta:
@@ -120,6 +127,8 @@ class Outbox:
         """Send what is pending (of one game, or all — with ``older_than``, only leftovers that the
         use case's own delivery did not take); games' plans go out concurrently, each in order, each
         followed by the game's newer notices. Returns how many notices were delivered."""
+        if stopping(sender):  # what is pending stays for the next worker, untouched
+            return 0
         async with self.sessions() as session, session.begin():
             plans = await self._claim(session, game_id=game_id, limit=limit, older_than=older_than)
         return sum(await asyncio.gather(*(self._rounds(sender, plan) for plan in plans)))
@@ -127,6 +136,8 @@ class Outbox:
     async def _rounds(self, sender: Sender, plan: Plan) -> int:
         sent, next_plan = 0, plan
         for _ in range(ROUNDS):
+            if stopping(sender):
+                break
             done, following = await self._send(sender, next_plan)
             sent += done
             if following is None:

@@ -6,7 +6,9 @@ on both databases."""
 from __future__ import annotations
 
 import time
+from typing import Any
 
+import pytest
 from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Session
@@ -14,6 +16,7 @@ from telegram import Bot
 from telegram.ext import ExtBot
 
 from engine.ai import make_player
+from persistence import repo
 from shithead_bot.service import GameStatus
 from shithead_bot.service.report import Report
 from shithead_bot.telegram.callback_data import Codec
@@ -171,7 +174,11 @@ async def test_a_group_out_of_sends_puts_the_table_off_not_the_private_messages(
 
 
 async def test_a_sender_told_to_stop_puts_the_rest_off_and_the_next_worker_sends_it_once(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
+    sessions: async_sessionmaker[AsyncSession],
+    clock: FakeClock,
+    fake: FakeTelegram,
+    bot: Bot,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """SIGTERM: a worker stops starting sends at its deadline (a backlog of many games would keep it
     for minutes); what it holds goes back to the outbox at once, no try counted, nothing given up."""
@@ -180,8 +187,19 @@ async def test_a_sender_told_to_stop_puts_the_rest_off_and_the_next_worker_sends
     pending = await game.outbox.pending()
     game.delivery.stop_at(time.monotonic())
     fake.reset_calls()
+    claims = 0
+    claim_outbox = repo.claim_outbox
+
+    async def counted(**kwargs: Any) -> Any:
+        nonlocal claims
+        claims += 1
+        return await claim_outbox(**kwargs)
+
+    monkeypatch.setattr(repo, "claim_outbox", counted)
     assert await game.outbox.deliver(game.delivery) == 0
     assert fake.calls == []
+    assert claims == 0  # not claimed and put back, again and again, by every loop that sends
+    monkeypatch.undo()
     assert await game.outbox.pending() == pending
     async with sessions() as session:
         row = (await session.execute(text("select max(attempts), max(last_error) from outbox"))).one()
