@@ -51,6 +51,7 @@ from shithead_bot.service.schedule import QuietHours
 from shithead_bot.service.snapshot import ChatSnapshot, GameInfo, GameSnapshot, MoveLine, SeatSnapshot
 from shithead_bot.service.status import Actor, GameStatus
 from shithead_bot.service.thinking import Thinker, ThinkFirst, deferring, draw_seed, seed_tape
+from shithead_bot.service.waiting import DIGEST, WaitingKey, digest_seconds, waiting_key, watch
 
 log = logging.getLogger(__name__)
 
@@ -221,6 +222,9 @@ class GameTx:
     away: dict[int, datetime] = field(default_factory=dict)  # seat number -> its away player's return time
     active: dict[int, datetime] = field(default_factory=dict)  # seat number -> its player's last press or command
     notify_modes: dict[int, str] = field(default_factory=dict)  # seat number -> when turns notify its player
+    inboxes: dict[int, int] = field(default_factory=dict)  # seat number -> its player's inbox message (waiting.py)
+    digests: dict[int, int] = field(default_factory=dict)  # seat number -> its digest player's interval (seconds)
+    waiting_before: WaitingKey | None = None  # who had to act when the game was loaded (waiting.py)
     hand_back: bool = False  # a computer that must think first is left for later (see turns.play_computers)
     computers_pending: bool = False  # …and one was: the computers play on after this commits
     removed: set[int] = field(default_factory=set)  # seats removed for timing out (told once, not twice)
@@ -393,6 +397,8 @@ class Core:
         tx.autoplay = {row.seat.number: row.autoplay for row in rows if row.autoplay}
         tx.active = {row.seat.number: row.last_active_at for row in rows if row.last_active_at is not None}
         tx.notify_modes = {row.seat.number: row.notify for row in rows if row.notify}
+        tx.inboxes = {row.seat.number: row.inbox_message_id for row in rows if row.inbox_message_id is not None}
+        tx.digests = {row.seat.number: digest_seconds(row.digest_seconds) for row in rows if row.notify == DIGEST}
         tx.away = {
             row.seat.number: row.away_until
             for row in rows
@@ -401,6 +407,7 @@ class Core:
         if game.snapshot is not None:
             tx.state = load_game(game.snapshot)
             tx.to_act_before = tx.state.to_act
+        tx.waiting_before = waiting_key(tx)
         return tx
 
     @staticmethod
@@ -411,6 +418,7 @@ class Core:
 
     async def commit(self, tx: GameTx) -> Result:
         """Write the game, the new moves and the notices: a few statements, no per-row objects."""
+        watch(tx)  # inboxes to edit, digests to arm
         await tx.session.flush()
         await repo.insert_moves(session=tx.session, rows=tx.move_rows)
         await repo.insert_outbox(
