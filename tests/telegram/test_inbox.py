@@ -85,10 +85,14 @@ async def test_the_inbox_lists_the_games_longest_wait_first_and_is_edited_as_tur
 
         await ready(bot, alpha, ME)  # their turn in Alpha is over: Alpha waits on user 1 now
         [edited] = inboxes(bot)
-        assert edited.message_id == box.message_id and edited.edited  # edited in place
+        assert edited.message_id == box.message_id
+        assert edited.edited
         mine, others = edited.text.split("Waiting on others")
-        assert "Alpha" not in mine and "Alpha" in others and "User1" in others
-        assert "Beta" in mine and "Gamma" in mine
+        assert "Alpha" not in mine
+        assert "Alpha" in others
+        assert "User1" in others
+        assert "Beta" in mine
+        assert "Gamma" in mine
         versions = [m for m in fake.history(ME) if m.message_id == box.message_id]
         assert all(not m.silent or m.version == 0 for m in versions)  # an edit never notifies anyway
         new = [m for m in bot.private(ME)[before:] if m.text.startswith("📥")]
@@ -101,7 +105,8 @@ async def test_the_inbox_lists_the_games_longest_wait_first_and_is_edited_as_tur
         await bot.press(ME, inboxes(bot)[0], f"👉 #{beta} Beta")
         await bot.handle()
         copy = bot.private(ME)[-1]
-        assert not copy.text.startswith("📥") and copy.buttons  # Beta's live message, brought back
+        assert not copy.text.startswith("📥")
+        assert copy.buttons
         assert gamma
 
 
@@ -132,7 +137,8 @@ async def test_a_deleted_inbox_is_forgotten_not_sent_again(
         assert not inboxes(bot)
         async with sessions() as session:
             player = await repo.get_player(session=session, player_id=ME)
-            assert player is not None and player.inbox_message_id is None
+            assert player is not None
+            assert player.inbox_message_id is None
 
 
 def notifying_inboxes(fake: FakeTelegram) -> list[SeenMessage]:
@@ -145,7 +151,8 @@ async def test_digest_mode_turns_are_silent_and_the_inbox_notifies_at_most_once_
     async with InBot(sessions, clock, fake) as bot:
         games = await three_games(bot, clock, notify=Notify.DIGEST)
         turns = [m for m in fake.history(ME) if m.from_bot and m.version == 0 and not m.text.startswith("📥")]
-        assert turns and all(m.silent for m in turns)  # the swap messages came silently
+        assert turns
+        assert all(m.silent for m in turns)
         sweeper = Sweeper(bot.service, bot.ctx.deliver)
         seen: list[tuple[float, int]] = []  # (hours, notifying inbox messages so far)
         for quarter in range(4 * 11):  # eleven hours (the first reminder comes at half a day)
@@ -189,13 +196,15 @@ async def test_settings_digest_and_notify_digest_answer_in_one_place(
 ) -> None:
     async with InBot(sessions, clock, fake) as bot:
         await bot.say(ME, "/settings notify digest")
-        assert "(digest)" in bot.last_private(ME) and "4 h" in bot.last_private(ME)
+        assert "(digest)" in bot.last_private(ME)
+        assert "4 h" in bot.last_private(ME)
         await bot.say(ME, "/settings digest 2h")
         assert "2 h" in bot.last_private(ME)
         assert await bot.service.digest_of(ME) == (Notify.DIGEST, 7200)
         await bot.say(ME, "/settings digest often")
         refusal = bot.last_private(ME)
-        assert "\n" not in refusal and "often" in refusal
+        assert "\n" not in refusal
+        assert "often" in refusal
         assert await bot.service.digest_of(ME) == (Notify.DIGEST, 7200)
 
 
@@ -208,5 +217,6 @@ async def test_a_command_in_the_private_chat_counts_as_looking(
         await bot.say(ME, "/help")
         async with sessions() as session:
             player = await repo.get_player(session=session, player_id=ME)
-            assert player is not None and player.last_active_at is not None
+            assert player is not None
+            assert player.last_active_at is not None
             assert abs(player.last_active_at - clock()) < timedelta(seconds=5)
