@@ -91,30 +91,40 @@ async def read_inbox(session: AsyncSession, player_id: int, now: datetime) -> In
 
 
 async def fire_digests(tx: GameTx) -> bool:
-    """The digest checks due now in this game (a digest player's seat ``nudge_at``): the player's
-    digest goes (an INBOX notice that sends the inbox anew, notifying) if none went within their
-    interval and they are not in their quiet hours; else the check comes back when it may. True
-    when one was due."""
+    """The digest checks due now in this game (a digest player's seat ``nudge_at``, armed when their
+    turn began): nothing if their last digest came after this turn began (it listed this game
+    already); else their digest goes — an INBOX notice that sends the inbox anew, notifying — if none
+    went within their interval and they are not in their quiet hours; else the check comes back
+    when it may. True when one was due."""
     due = [s for s in tx.seats if s.number in tx.digests and s.nudge_at is not None and s.nudge_at <= tx.now]
     to_act = set(humans_to_act(tx))
     for seat in due:
-        number = seat.number
-        quiet = tx.quiet.get(number)
-        if number not in to_act or seat.player_id is None:
+        quiet = tx.quiet.get(seat.number)
+        if seat.number not in to_act or seat.player_id is None:
             seat.nudge_at = None
         elif quiet is not None and quiet.contains(tx.now):
             seat.nudge_at = quiet.ends_after(tx.now)
         else:
-            every = timedelta(seconds=tx.digests[number])
-            since = tx.now - every
-            if await repo.claim_digest(session=tx.session, player_id=seat.player_id, now=tx.now, since=since):
-                seat.nudge_at = None
-                tx.notify(NoticeKind.INBOX, number, InboxPayload(digest=True))
-            else:
-                player = await repo.get_player(session=tx.session, player_id=seat.player_id)
-                last = player.digested_at if player is not None and player.digested_at else tx.now
-                seat.nudge_at = max(last + every, tx.now + timedelta(seconds=1))
+            seat.nudge_at = await _digest(tx, seat.number, seat.player_id)
     return bool(due)
+
+
+async def _digest(tx: GameTx, number: int, player_id: int) -> datetime | None:
+    """One digest check, in one conditional update of the player's row; when to look again (None:
+    done — sent, or told by the last one)."""
+    player = await repo.get_player(session=tx.session, player_id=player_id)
+    last = player.digested_at if player is not None else None
+    began = tx.game.turn_started_at or tx.now
+    if last is not None and last >= began:  # the last digest listed this game already
+        return None
+    every = timedelta(seconds=tx.digests[number])
+    if await repo.claim_digest(session=tx.session, player_id=player_id, now=tx.now, since=tx.now - every):
+        tx.notify(NoticeKind.INBOX, number, InboxPayload(digest=True))
+        return None
+    if player is not None:  # one went within the interval (maybe another worker's, a moment ago)
+        await tx.session.refresh(player)
+        last = player.digested_at
+    return max((last or tx.now) + every, tx.now + timedelta(seconds=1))
 
 
 # ----------------------------------------------------------------------------- use cases

@@ -3,7 +3,8 @@
 A game's *waiting key* — its status, the people who must act now, the deadline — is taken when the
 game is loaded and again before it commits. When it changed, every seat whose player keeps an inbox
 message (``📥 Your games``) gets an INBOX notice: the outbox edits that message (the newest state
-only). A player in digest mode who must act now gets their seat's ``nudge_at`` armed (at once: the
+only). A player in digest mode who must act now, and did not before, gets their seat's ``nudge_at``
+armed (at once: the
 timer sweep then decides, in :func:`shithead_bot.service.inbox.fire_digests`, whether a digest may
 go now or when). Nothing here reads the database: it only looks at the game in memory.
 
@@ -62,7 +63,7 @@ def watch(tx: Watched) -> None:
     if tx.waiting_before is None:  # a game made in this transaction: its deal is watched in the next
         return
     after = waiting_key(tx)
-    arm_digests(tx, after[1])
+    arm_digests(tx, after[1] - tx.waiting_before[1])
     if after == tx.waiting_before:
         return
     for seat in tx.seats:
@@ -70,10 +71,10 @@ def watch(tx: Watched) -> None:
             tx.notify(NoticeKind.INBOX, seat.number)
 
 
-def arm_digests(tx: Watched, to_act: frozenset[int]) -> None:
-    """A digest-mode player who must act here: the sweep looks at their digest now (their seat's
-    ``nudge_at``, brought by the game's ``due_at``)."""
-    for number in sorted(to_act):
+def arm_digests(tx: Watched, newly: frozenset[int]) -> None:
+    """A digest-mode player who must act here now and did not before: the sweep looks at their
+    digest at once (their seat's ``nudge_at``, brought by the game's ``due_at``)."""
+    for number in sorted(newly):
         seat = tx.seats[number]
         if number in tx.digests and seat.nudge_at is None:
             seat.nudge_at = tx.now

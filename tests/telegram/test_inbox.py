@@ -12,6 +12,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from engine.ai import make_player
 from persistence import repo
 from shithead_bot.service import Autoplay, Notify
 from shithead_bot.service.inbox import parse_digest
@@ -145,25 +146,50 @@ def notifying_inboxes(fake: FakeTelegram) -> list[SeenMessage]:
     return [m for m in fake.history(ME) if m.text.startswith("📥") and m.version == 0 and not m.silent]
 
 
+async def sweep_hours(bot: InBot, clock: FakeClock, fake: FakeTelegram, hours: int) -> list[float]:
+    """The timer sweep every 15 minutes for ``hours``: when a notifying inbox came (hours from now)."""
+    sweeper, start, sent = Sweeper(bot.service, bot.ctx.deliver), clock(), []
+    for _ in range(4 * hours):
+        before = len(notifying_inboxes(fake))
+        await sweeper.sweep()
+        if len(notifying_inboxes(fake)) > before:
+            sent.append((clock() - start).total_seconds() / 3600)
+        clock.advance(minutes=15)
+    return sent
+
+
+async def their_turn_in(bot: InBot, game_id: int) -> None:
+    """Both press Ready; user 1 plays until it is user 0's turn."""
+    await ready(bot, game_id, ME)
+    await ready(bot, game_id, user(1).id)
+    for _ in range(20):
+        view = await bot.service.game_view(game_id)
+        assert view.state is not None
+        number = view.state.to_act
+        assert number is not None
+        if view.seat(number).player_id == ME:
+            return
+        move = make_player("normal", 1).choose(view.state.view(number))
+        await bot.service.play(game_id, user(1).id, move, view.seat(number).keyboard_version)
+        await bot.ctx.deliver(game_id)
+    raise AssertionError("never user 0's turn")
+
+
 async def test_digest_mode_turns_are_silent_and_the_inbox_notifies_at_most_once_an_interval(
     sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram
 ) -> None:
     async with InBot(sessions, clock, fake) as bot:
-        games = await three_games(bot, clock, notify=Notify.DIGEST)
+        alpha, _, _ = await three_games(bot, clock, notify=Notify.DIGEST)
         turns = [m for m in fake.history(ME) if m.from_bot and m.version == 0 and not m.text.startswith("📥")]
         assert turns
-        assert all(m.silent for m in turns)
-        sweeper = Sweeper(bot.service, bot.ctx.deliver)
-        seen: list[tuple[float, int]] = []  # (hours, notifying inbox messages so far)
-        for quarter in range(4 * 11):  # eleven hours (the first reminder comes at half a day)
-            await sweeper.sweep()
-            seen.append((quarter / 4, len(notifying_inboxes(fake))))
-            clock.advance(minutes=15)
-        sent = [hours for i, (hours, count) in enumerate(seen) if count > (seen[i - 1][1] if i else 0)]
-        assert sent == [0.0, 4.0, 8.0], seen  # one an interval, while games wait on them
+        assert all(m.silent for m in turns)  # the swap messages came silently
+        assert await sweep_hours(bot, clock, fake, 1) == [0.0]  # one digest tells all three games
+        await their_turn_in(bot, alpha)  # a new turn an hour later: news, but the interval is 4 h
+        later = await sweep_hours(bot, clock, fake, 10)
+        assert later == [3.0], later  # at 4 h from the first, and once: nothing new since
         assert len(inboxes(bot)) == 1  # each digest retired the one before
-        assert all(m.silent for m in fake.history(ME) if m.text.startswith(("🃏", "🔄")))
-        assert games
+        newest = [m for m in fake.history(ME) if m.version == 0 and not m.text.startswith("📥")][-1]
+        assert newest.silent  # the new turn too
 
 
 async def test_digest_mode_sends_nothing_in_quiet_hours(
