@@ -96,7 +96,7 @@ async def fire_digests(tx: GameTx) -> bool:
     already); else their digest goes — an INBOX notice that sends the inbox anew, notifying — if none
     went within their interval and they are not in their quiet hours; else the check comes back
     when it may. True when one was due."""
-    due = [s for s in tx.seats if s.number in tx.digests and s.nudge_at is not None and s.nudge_at <= tx.now]
+    due = [s for s in tx.seats if s.number in tx.waiting.digests and s.nudge_at is not None and s.nudge_at <= tx.now]
     to_act = set(humans_to_act(tx))
     for seat in due:
         quiet = tx.quiet.get(seat.number)
@@ -117,7 +117,7 @@ async def _digest(tx: GameTx, number: int, player_id: int) -> datetime | None:
     began = tx.game.turn_started_at or tx.now
     if last is not None and last >= began:  # the last digest listed this game already
         return None
-    every = timedelta(seconds=tx.digests[number])
+    every = timedelta(seconds=tx.waiting.digests[number])
     if await repo.claim_digest(session=tx.session, player_id=player_id, now=tx.now, since=tx.now - every):
         tx.notify(NoticeKind.INBOX, number, InboxPayload(digest=True))
         return None

@@ -51,7 +51,7 @@ from shithead_bot.service.schedule import QuietHours
 from shithead_bot.service.snapshot import ChatSnapshot, GameInfo, GameSnapshot, MoveLine, SeatSnapshot
 from shithead_bot.service.status import Actor, GameStatus
 from shithead_bot.service.thinking import Thinker, ThinkFirst, deferring, draw_seed, seed_tape
-from shithead_bot.service.waiting import DIGEST, WaitingKey, digest_seconds, waiting_key, watch
+from shithead_bot.service.waiting import Waiting, look, watch
 
 log = logging.getLogger(__name__)
 
@@ -222,9 +222,7 @@ class GameTx:
     away: dict[int, datetime] = field(default_factory=dict)  # seat number -> its away player's return time
     active: dict[int, datetime] = field(default_factory=dict)  # seat number -> its player's last press or command
     notify_modes: dict[int, str] = field(default_factory=dict)  # seat number -> when turns notify its player
-    inboxes: dict[int, int] = field(default_factory=dict)  # seat number -> its player's inbox message (waiting.py)
-    digests: dict[int, int] = field(default_factory=dict)  # seat number -> its digest player's interval (seconds)
-    waiting_before: WaitingKey | None = None  # who had to act when the game was loaded (waiting.py)
+    waiting: Waiting = field(default_factory=Waiting)  # who had to act when loaded, inboxes, digests (waiting.py)
     hand_back: bool = False  # a computer that must think first is left for later (see turns.play_computers)
     computers_pending: bool = False  # …and one was: the computers play on after this commits
     removed: set[int] = field(default_factory=set)  # seats removed for timing out (told once, not twice)
@@ -397,8 +395,6 @@ class Core:
         tx.autoplay = {row.seat.number: row.autoplay for row in rows if row.autoplay}
         tx.active = {row.seat.number: row.last_active_at for row in rows if row.last_active_at is not None}
         tx.notify_modes = {row.seat.number: row.notify for row in rows if row.notify}
-        tx.inboxes = {row.seat.number: row.inbox_message_id for row in rows if row.inbox_message_id is not None}
-        tx.digests = {row.seat.number: digest_seconds(row.digest_seconds) for row in rows if row.notify == DIGEST}
         tx.away = {
             row.seat.number: row.away_until
             for row in rows
@@ -407,7 +403,7 @@ class Core:
         if game.snapshot is not None:
             tx.state = load_game(game.snapshot)
             tx.to_act_before = tx.state.to_act
-        tx.waiting_before = waiting_key(tx)
+        tx.waiting = look(tx, rows)
         return tx
 
     @staticmethod

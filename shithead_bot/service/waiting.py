@@ -13,11 +13,14 @@ This module must not import :mod:`unit` (which calls it), hence the :class:`Watc
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Protocol
 
 from engine import AnyState
 from persistence.models import Game, Seat
+from persistence.repo import SeatPlayer
 from shithead_bot.service.autoplay import Notify
 from shithead_bot.service.notices import NoticeKind, Payload
 from shithead_bot.service.snapshot import ACTIVE
@@ -32,6 +35,15 @@ def digest_seconds(chosen: int | None) -> int:
     return chosen if chosen else int(DEFAULT_DIGEST.total_seconds())
 
 
+@dataclass
+class Waiting:
+    """What a game's transaction keeps for this module, read when the game is loaded."""
+
+    inboxes: dict[int, int] = field(default_factory=dict)  # seat number -> its player's inbox message
+    digests: dict[int, int] = field(default_factory=dict)  # seat number -> its digest player's interval (s)
+    before: WaitingKey | None = None  # the waiting key when loaded (None: a game made in this transaction)
+
+
 class Watched(Protocol):
     """The parts of a game's transaction (``unit.GameTx``) watched here."""
 
@@ -39,9 +51,7 @@ class Watched(Protocol):
     seats: list[Seat]
     state: AnyState | None
     now: datetime
-    inboxes: dict[int, int]
-    digests: dict[int, int]
-    waiting_before: WaitingKey | None
+    waiting: Waiting
 
     def stood_in(self, number: int) -> bool: ...
 
@@ -58,16 +68,26 @@ def waiting_key(tx: Watched) -> WaitingKey:
     return (game.status, to_act, game.deadline_at)
 
 
+def look(tx: Watched, rows: Sequence[SeatPlayer]) -> Waiting:
+    """When the game is loaded: its waiting key, its players' inboxes and digest intervals."""
+    return Waiting(
+        {row.seat.number: row.inbox_message_id for row in rows if row.inbox_message_id is not None},
+        {row.seat.number: digest_seconds(row.digest_seconds) for row in rows if row.notify == DIGEST},
+        waiting_key(tx),
+    )
+
+
 def watch(tx: Watched) -> None:
     """Before the commit: inboxes to edit, digests to arm."""
-    if tx.waiting_before is None:  # a game made in this transaction: its deal is watched in the next
+    before = tx.waiting.before
+    if before is None:  # a game made in this transaction: its deal is watched in the next
         return
     after = waiting_key(tx)
-    arm_digests(tx, after[1] - tx.waiting_before[1])
-    if after == tx.waiting_before:
+    arm_digests(tx, after[1] - before[1])
+    if after == before:
         return
     for seat in tx.seats:
-        if seat.number in tx.inboxes and seat.player_id is not None:
+        if seat.number in tx.waiting.inboxes and seat.player_id is not None:
             tx.notify(NoticeKind.INBOX, seat.number)
 
 
@@ -76,7 +96,7 @@ def arm_digests(tx: Watched, newly: frozenset[int]) -> None:
     digest at once (their seat's ``nudge_at``, brought by the game's ``due_at``)."""
     for number in sorted(newly):
         seat = tx.seats[number]
-        if number in tx.digests and seat.nudge_at is None:
+        if number in tx.waiting.digests and seat.nudge_at is None:
             seat.nudge_at = tx.now
             due = tx.game.due_at
             tx.game.due_at = tx.now if due is None or due > tx.now else due
