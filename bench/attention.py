@@ -3,6 +3,7 @@
     python bench/attention.py                 # three patterns, 3 games (rounds) each: tables and summaries
     python bench/attention.py --games 10 --json
     python bench/attention.py --smoke         # one short run of each pattern (the test suite runs it)
+    python bench/attention.py --patterns five --notify digest   # User0 in digest mode (4 h): per interval
 
 Whole games run in this process: the service, the outbox and the sender as the bot wires them, and
 the bot's own handlers (``tests/telegram/inbot.py``) against the fake Bot API
@@ -31,6 +32,12 @@ loud pin), with the silent ones. One summary line per pattern::
 
     pattern=live notifying_per_decision=… group_notifying_per_game=…
 
+With ``--notify digest`` (or ``every``) User0 — in ``five``, the player in five games — chose that
+setting (digest: every 4 h); their notifying messages are then also counted per 4-hour interval of
+the play (the digest's goal: at most one an interval, reminders before a deadline aside)::
+
+    pattern=five notify=digest … user0_per_interval_max=… user0_intervals=…
+
 Figures, not pass/fail.
 """
 
@@ -57,17 +64,18 @@ from engine.ai import Player as Chooser
 from engine.ai import make_player
 from persistence.db import make_engine, make_sessionmaker
 from persistence.migrate import upgrade
-from shithead_bot.service import UserInfo
+from shithead_bot.service import Notify, UserInfo
 from shithead_bot.timers.sweeper import Sweeper
 from tests.conftest import FakeClock
 from tests.support.fakebot import Call, FakeTelegram
 from tests.telegram.inbot import InBot
 
-CATEGORIES = ("decision", "result", "reminder", "answer", "other")
+CATEGORIES = ("decision", "result", "reminder", "inbox", "answer", "other")
 GAME_BUTTONS = ("m", "p")  # callback actions of a seat's moves: a move, the swap phase's card pick
 SENDS = ("sendmessage", "sendphoto")
 SWEEP = 5.0  # seconds: the sweep's period, when a due timer fired and is due again at once
 HOUR = 3600.0
+DIGEST = timedelta(hours=4)  # --notify digest: User0's interval
 ADMIN_LINES = ["/settings turn 15m", "/settings", "/settings reminders 50% 1h"]
 MEMBER_LINES = ["/settings turn 1h", "/settings table text"]  # not an admin: refused
 
@@ -159,15 +167,18 @@ def category(params: dict[str, Any], *, answering: bool) -> str:
         return "result"
     if text.startswith("⏰"):
         return "reminder"
+    if text.startswith("📥"):
+        return "inbox"
     return "other"
 
 
 class Ledger:
     """Reads the fake's calls as they come, into a tally per person and per group."""
 
-    def __init__(self, fake: FakeTelegram, humans: set[int]) -> None:
-        self.fake, self.humans = fake, humans
+    def __init__(self, fake: FakeTelegram, humans: set[int], clock: FakeClock | None = None) -> None:
+        self.fake, self.humans, self.clock = fake, humans, clock
         self.seen = 0
+        self.loud_at: dict[int, list[tuple[datetime, str]]] = defaultdict(list)  # person -> (when, category)
         self.person: dict[int, Tally] = defaultdict(Tally)
         self.group: dict[int, Tally] = defaultdict(Tally)
         self.group_loud: Counter[str] = Counter()  # the notifying group messages, by their first line
@@ -189,7 +200,10 @@ class Ledger:
             if silent:
                 tally.silent += 1
             else:
-                tally.loud[category(params, answering=answering == chat_id)] += 1
+                what = category(params, answering=answering == chat_id)
+                tally.loud[what] += 1
+                if self.clock is not None:
+                    self.loud_at[chat_id].append((self.clock.now, what))
             return
         tally = self.group[chat_id]
         if silent:
@@ -203,13 +217,16 @@ class Ledger:
 class Run:
     """One pattern: the bot in process, the fake Telegram, the fake clock, the people."""
 
-    def __init__(self, bot: InBot, fake: FakeTelegram, clock: FakeClock, pace: Pace, seed: int) -> None:
-        self.bot, self.fake, self.clock, self.pace = bot, fake, clock, pace
+    def __init__(
+        self, bot: InBot, fake: FakeTelegram, clock: FakeClock, pace: Pace, seed: int, notify: str = "smart"
+    ) -> None:
+        self.bot, self.fake, self.clock, self.pace, self.notify = bot, fake, clock, pace, notify
         self.rng = random.Random(seed)
         self.sweeper = Sweeper(bot.service, bot.ctx.deliver)
         self.users = people(1 + (pace.seats - 1) * pace.groups)
         self.groups = [-1001 - n for n in range(pace.groups)]
-        self.ledger = Ledger(fake, {u.id for u in self.users})
+        self.ledger = Ledger(fake, {u.id for u in self.users}, clock)
+        self.playing: list[tuple[datetime, datetime]] = []  # each round's play, from the deal to the end
         self.plans: dict[tuple[int, int], tuple[datetime, int]] = {}  # (game, seat) -> when, keyboard version
         self.pressed_at: dict[tuple[int, int], datetime] = {}
         self.choosers: dict[tuple[int, int], Chooser] = {}
@@ -225,6 +242,9 @@ class Run:
             self.fake.add_user(u.id, u.first_name)
             self.fake.start_bot(u.id)
             await self.bot.service.see_user(u, can_message=True)
+        if self.notify != "smart":  # User0 (in 'five', the player in five games) chose another setting
+            await self.bot.service.set_notify(self.users[0], Notify(self.notify))
+            await self.bot.service.set_digest(self.users[0], int(DIGEST.total_seconds()))
         for group in self.groups:
             self.fake.add_group(group, f"Friends {group}", [u.id for u in self.members(group)])
         self.fake.queue.pending.clear()  # the bot's arrival in each group: not a game's business
@@ -234,7 +254,9 @@ class Run:
         """One game in each group, at once, played to the end; then a day passes."""
         games = [await self.open(group) for group in self.groups]
         self.ledger.take()
+        began = self.clock.now
         await self.play(games)
+        self.playing.append((began, self.clock.now))
         for group in self.groups:
             self.ledger.group[group].games += 1
         for u in self.users:
@@ -356,7 +378,7 @@ class Run:
         self.ledger.take(answering=who.id)
 
 
-async def measure(name: str, pace: Pace, rounds: int, seed: int) -> dict[str, Any]:
+async def measure(name: str, pace: Pace, rounds: int, seed: int, notify: str = "smart") -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite+aiosqlite:///{folder}/attention.db"
         await asyncio.to_thread(upgrade, url)
@@ -365,7 +387,7 @@ async def measure(name: str, pace: Pace, rounds: int, seed: int) -> dict[str, An
             async with FakeTelegram() as fake:
                 clock = FakeClock()
                 async with InBot(make_sessionmaker(engine), clock, fake) as bot:
-                    run = Run(bot, fake, clock, pace, seed)
+                    run = Run(bot, fake, clock, pace, seed, notify)
                     await run.setup()
                     for _ in range(rounds):
                         run.said = 0
@@ -390,7 +412,21 @@ def summary(name: str, run: Run) -> dict[str, Any]:
         "group_loud": dict(run.ledger.group_loud),
         "notifying_per_decision": loud / total.decisions if total.decisions else 0.0,
         "group_notifying_per_game": sum(group.loud.values()) / max(group.games, 1),
+        "notify": run.notify,
+        "user0_per_interval": per_interval(run),
     }
+
+
+def per_interval(run: Run) -> list[int]:
+    """User0's notifying messages in each 4-hour interval of the play (rounds one after the other)."""
+    counts: list[int] = []
+    loud = run.ledger.loud_at[run.users[0].id]
+    for began, ended in run.playing:
+        intervals = max(1, -(-int((ended - began).total_seconds()) // int(DIGEST.total_seconds())))
+        for n in range(intervals):
+            start, end = began + n * DIGEST, began + (n + 1) * DIGEST
+            counts.append(sum(1 for when, _ in loud if start <= when < end))
+    return counts
 
 
 def table(result: dict[str, Any]) -> str:
@@ -406,14 +442,21 @@ def table(result: dict[str, Any]) -> str:
     group = result["group"]
     lines.append(f"group: {group['notifying']:.1f} notifying, {group['silent']:.1f} silent per game")
     lines.extend(f"  notified {count}×: {first}" for first, count in sorted(result["group_loud"].items()))
+    counts = result["user0_per_interval"]
+    lines.append(f"User0 ({result['notify']}), notifying messages per 4 h interval of play: {counts}")
     return "\n".join(lines)
 
 
 def summary_line(result: dict[str, Any]) -> str:
-    return (
+    line = (
         f"pattern={result['pattern']} notifying_per_decision={result['notifying_per_decision']:.2f}"
         f" group_notifying_per_game={result['group_notifying_per_game']:.2f}"
     )
+    if result["notify"] != "smart":
+        counts = result["user0_per_interval"]
+        line = line.replace(" ", f" notify={result['notify']} ", 1)
+        line += f" user0_per_interval_max={max(counts, default=0)} user0_intervals={len(counts)}"
+    return line
 
 
 async def main_async(args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -423,7 +466,7 @@ async def main_async(args: argparse.Namespace) -> list[dict[str, Any]]:
         pace = PATTERNS[name]
         if args.smoke:  # two people a game, two games at once at most: the same code, quickly
             pace = dataclasses.replace(pace, seats=2, groups=min(pace.groups, 2))
-        result = await measure(name, pace, rounds, args.seed)
+        result = await measure(name, pace, rounds, args.seed, args.notify)
         results.append(result)
         print(json.dumps(result) if args.json else table(result) + "\n", flush=True)
     if not args.json:
@@ -439,6 +482,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="one JSON object per pattern")
     parser.add_argument("--smoke", action="store_true", help="one game (round) per pattern: a quick check")
+    parser.add_argument(
+        "--notify", choices=[str(n) for n in Notify], default="smart", help="User0's setting (digest: every 4 h)"
+    )
     return parser.parse_args(argv)
 
 

@@ -120,7 +120,14 @@ class Player(SQLModel, table=True):
         default="smart",
         max_length=8,
         sa_column_kwargs={"server_default": "smart"},
-        description="when a turn notifies: smart (unless they are looking), every",
+        description="when a turn notifies: smart (unless they are looking), every, digest (the inbox only)",
+    )
+    inbox_message_id: int | None = Field(
+        default=None, sa_type=BigInteger, description="their live inbox message (📥 Your games), edited in place"
+    )
+    digest_seconds: int | None = Field(default=None, description="digest mode's interval (None: the default)")
+    digested_at: datetime | None = Field(
+        default=None, sa_type=UTCDateTime, description="their last digest: the next an interval later at the earliest"
     )
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)

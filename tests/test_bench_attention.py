@@ -38,3 +38,15 @@ def test_the_smoke_run_plays_every_pattern_and_prints_a_summary_line_each(capsys
     assert sum(row["answer"] for row in live["players"].values()) + live["group"]["silent"] > 0  # the chatter
     assert sum(row["reminder"] for row in correspondence["players"].values()) > 0  # hours apart: reminded
     assert five["players"]["User0"]["games"] == 2
+
+
+def test_the_digest_smoke_run_counts_the_five_game_players_notifications_per_interval(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    [five] = load().main(["--smoke", "--patterns", "five", "--notify", "digest"])
+    out = capsys.readouterr().out
+    assert "pattern=five notify=digest " in out
+    assert "user0_per_interval_max=" in out
+    assert five["user0_per_interval"]
+    assert max(five["user0_per_interval"]) <= 1  # the digest's aim: at most one an interval
+    assert five["players"]["User0"]["decision"] == 0  # every turn came silently

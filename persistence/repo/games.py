@@ -65,6 +65,29 @@ async def touch_player(*, session: AsyncSession, player_id: int, when: datetime)
     await session.execute(update(Player).where(col(Player.id) == player_id).values(last_active_at=when))
 
 
+async def set_inbox_message(
+    *, session: AsyncSession, player_id: int, message_id: int | None, was: int | None = None, only_if: bool = False
+) -> None:
+    """A player's live inbox message; ``only_if``: only while it is ``was`` still (a deleted one is
+    forgotten, unless another replaced it meanwhile)."""
+    query = update(Player).where(col(Player.id) == player_id)
+    if only_if:
+        query = query.where(col(Player.inbox_message_id) == was)
+    await session.execute(query.values(inbox_message_id=message_id))
+
+
+async def claim_digest(*, session: AsyncSession, player_id: int, now: datetime, since: datetime) -> bool:
+    """Digest mode: take the player's digest now unless one went after ``since`` (one statement: two
+    workers, or two games of theirs, never both send one)."""
+    query = (
+        update(Player)
+        .where(col(Player.id) == player_id)
+        .where(or_(col(Player.digested_at).is_(None), col(Player.digested_at) <= since))
+        .values(digested_at=now)
+    )
+    return bool((await session.execute(query)).rowcount)  # type: ignore[attr-defined]
+
+
 async def arm_nudge(*, session: AsyncSession, game_id: int, number: int, version: int, at: datetime) -> None:
     """A turn went out silently: one nudge at ``at`` if the seat still holds that keyboard then (the
     game's ``due_at`` brings the sweep, by its index)."""
@@ -256,6 +279,8 @@ class SeatPlayer:
     away_until: datetime | None = None
     last_active_at: datetime | None = None
     notify: str | None = None
+    inbox_message_id: int | None = None
+    digest_seconds: int | None = None
 
 
 async def seats_with_players(*, session: AsyncSession, game_id: int, fresh: bool = False) -> list[SeatPlayer]:
@@ -272,6 +297,8 @@ async def seats_with_players(*, session: AsyncSession, game_id: int, fresh: bool
             col(Player.away_until),
             col(Player.last_active_at),
             col(Player.notify),
+            col(Player.inbox_message_id),
+            col(Player.digest_seconds),
         )
         .outerjoin(Player, col(Player.id) == col(Seat.player_id))
         .where(col(Seat.game_id) == game_id)

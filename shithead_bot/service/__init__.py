@@ -31,9 +31,11 @@ from shithead_bot.service.errors import (
     WrongStateError,
 )
 from shithead_bot.service.facade import GameService
+from shithead_bot.service.inbox import Inbox, InboxLine
 from shithead_bot.service.notices import (
     Announcement,
     AnnouncePayload,
+    InboxPayload,
     MovedPayload,
     NoPayload,
     Notice,
@@ -82,6 +84,9 @@ __all__ = [
     "GameService",
     "GameSnapshot",
     "GameStatus",
+    "Inbox",
+    "InboxLine",
+    "InboxPayload",
     "LobbyFullError",
     "MoveLine",
     "MoveRejectedError",

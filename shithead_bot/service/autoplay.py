@@ -47,10 +47,11 @@ class Notify(StrEnum):
 
     SMART = "smart"  # unless they pressed or wrote in their private chat a moment ago; then one nudge later
     EVERY = "every"  # every turn notifies
+    DIGEST = "digest"  # turns come silently; the inbox notifies at most once an interval (service/inbox.py)
 
     @classmethod
     def of(cls, value: str | None) -> Notify:
-        return cls.EVERY if value == cls.EVERY.value else cls.SMART
+        return cls(value) if value is not None and value in cls._value2member_map_ else cls.SMART
 
 
 class Autoplay(StrEnum):

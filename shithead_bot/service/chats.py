@@ -55,12 +55,14 @@ CHAT_CHOICES: dict[str, tuple[str, ...]] = {
 async def take_update(core: Core, update_id: int, message: tuple[int, int] | None = None) -> bool:
     """Claim a Telegram update before handling it: False when any worker took it already (a webhook
     delivered twice, or an update fetched again after a crash). ``message``: the (player id, message
-    id) the player wrote in our private chat — no game's (see :func:`note_messages`)."""
+    id) the player wrote in our private chat — no game's (see :func:`note_messages`); they are looking
+    at the chat now (``player.last_active_at``: their next turn comes silently, smart notification)."""
     async with core.transaction() as session:
         now = core.clock()
         taken = await repo.take_update(session=session, update_id=update_id, now=now)
         if taken and message is not None:
             await repo.note_foreign_messages(session=session, player_id=message[0], message_ids=[message[1]], now=now)
+            await repo.touch_player(session=session, player_id=message[0], when=now)  # a command: they are here
         return taken
 
 

@@ -28,6 +28,7 @@ from shithead_bot.service.errors import (
     StaleSettingsError,
     StaleVersionError,
 )
+from shithead_bot.service.inbox import fire_digests
 from shithead_bot.service.notices import Announcement, AnnouncePayload, NoticeKind, Reminder, ReminderPayload
 from shithead_bot.service.schedule import QuietHours
 from shithead_bot.service.snapshot import ACTIVE, ChatSnapshot
@@ -70,7 +71,7 @@ async def fire_due(core: Core, game_id: int, version: int) -> Result | None:
         elif tx.status == GameStatus.PAUSED:
             _expire(tx, Announcement.PAUSE_EXPIRED, NoticeKind.TABLE, days=core.settings.paused_expiry_days)
         elif tx.status in ACTIVE:
-            _fire_turn_timer(core, tx)
+            _fire_turn_timer(core, tx, digested=await fire_digests(tx))
         else:
             game.due_at = None
         return await core.commit(tx)
@@ -82,12 +83,12 @@ def _expire(tx: GameTx, what: Announcement, kind: NoticeKind, days: int) -> None
     tx.notify(kind)
 
 
-def _fire_turn_timer(core: Core, tx: GameTx) -> None:
+def _fire_turn_timer(core: Core, tx: GameTx, *, digested: bool = False) -> None:
     game = tx.game
     if chain_waiting(tx):  # a press handed the computers' chain back and nobody carried it on
         settle(tx, core.settings)
         return
-    nudged = fire_nudges(tx)
+    nudged = fire_nudges(tx) or digested
     if game.deadline_at is None or not game.turn_seconds:
         game.due_at = next_nudge(tx)
         return

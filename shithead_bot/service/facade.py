@@ -13,6 +13,7 @@ from shithead_bot.service import (
     away,
     chats,
     clock,
+    inbox,
     lifecycle,
     lobby,
     messages,
@@ -109,3 +110,9 @@ class GameService(Core):
     known_private_messages = query(messages.known_private_messages)
     reserve_send = query(messages.reserve_send)
     hold_sends = query(messages.hold_sends)
+
+    # the inbox (📥 Your games) and digest mode
+    inbox_of = query(inbox.inbox_of)
+    keep_inbox = use_case(inbox.keep_inbox)
+    set_digest = use_case(inbox.set_digest)
+    digest_of = query(inbox.digest_of)

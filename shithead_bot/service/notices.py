@@ -23,6 +23,7 @@ class NoticeKind(StrEnum):
     HAND = "hand"  # a player asked for their private message again: a fresh copy, the old one's buttons off
     TIDY = "tidy"  # a clean-up that failed (a delete, a keyboard taken off, an unpin): tried again alone
     REMOVED = "removed"  # a seat's player was removed after timeouts: told in a message of their own
+    INBOX = "inbox"  # what waits on a seat's player changed: their inbox is edited (digest: sent anew, it notifies)
 
 
 class Announcement(StrEnum):
@@ -110,6 +111,14 @@ class TidyPayload:
 
 
 @dataclass(frozen=True)
+class InboxPayload:
+    """INBOX: the player's inbox is edited in place; ``digest``: sent anew, with a notification (digest
+    mode, at most once an interval)."""
+
+    digest: bool = False
+
+
+@dataclass(frozen=True)
 class AnnouncePayload:
     """ANNOUNCE: its subject and the fields that subject uses (see :class:`Announcement`); the others
     stay None."""
@@ -128,7 +137,16 @@ class AnnouncePayload:
     days: int | None = None  # LOBBY_EXPIRED, PAUSE_EXPIRED
 
 
-Payload = NoPayload | TablePayload | TurnPayload | MovedPayload | ReminderPayload | AnnouncePayload | TidyPayload
+Payload = (
+    NoPayload
+    | TablePayload
+    | TurnPayload
+    | MovedPayload
+    | ReminderPayload
+    | AnnouncePayload
+    | TidyPayload
+    | InboxPayload
+)
 
 PAYLOADS: dict[NoticeKind, type[Payload]] = {
     NoticeKind.LOBBY: NoPayload,
@@ -142,6 +160,7 @@ PAYLOADS: dict[NoticeKind, type[Payload]] = {
     NoticeKind.HAND: NoPayload,
     NoticeKind.TIDY: TidyPayload,
     NoticeKind.REMOVED: AnnouncePayload,  # (REMOVED, timeouts)
+    NoticeKind.INBOX: InboxPayload,
 }
 
 _DEFAULTS: dict[NoticeKind, Payload] = {  # a kind's payload when none is given (ANNOUNCE needs its subject)
@@ -150,6 +169,7 @@ _DEFAULTS: dict[NoticeKind, Payload] = {  # a kind's payload when none is given 
     NoticeKind.SWAP: TurnPayload(),
     NoticeKind.MOVED: MovedPayload(),
     NoticeKind.REMINDER: ReminderPayload(),
+    NoticeKind.INBOX: InboxPayload(),
 }
 
 
@@ -192,6 +212,11 @@ class Notice:
         return isinstance(self.payload, MovedPayload) and self.payload.auto
 
     @property
+    def digest(self) -> bool:
+        """INBOX: sent anew, with a notification (digest mode)."""
+        return isinstance(self.payload, InboxPayload) and self.payload.digest
+
+    @property
     def repost(self) -> bool:
         """TABLE: post the table anew at the bottom of the chat (the bot is back after a removal)."""
         return isinstance(self.payload, TablePayload) and self.payload.repost
@@ -230,6 +255,8 @@ def _to_json(payload: Payload) -> dict[str, Any]:
             return _announce_json(payload)
         case TidyPayload(what=what, chat_id=chat_id, message_id=message_id):
             return {"what": str(what), "chat": chat_id, "message": message_id}
+        case InboxPayload(digest=digest):
+            return {"digest": True} if digest else {}
     return {}
 
 
@@ -274,6 +301,8 @@ def _from_json(kind: NoticeKind, data: dict[str, Any]) -> Payload:
         )
     if wanted is AnnouncePayload:
         return _announce_from_json(data)
+    if wanted is InboxPayload:
+        return InboxPayload(digest=bool(data.get("digest")))
     if wanted is TidyPayload:
         what = str(data.get("what"))
         return TidyPayload(

@@ -38,9 +38,10 @@ from persistence.models import Outbox as OutboxRow
 from persistence.models import utcnow
 from shithead_bot.service.chats import silenced
 from shithead_bot.service.errors import GameNotFoundError
+from shithead_bot.service.inbox import Inbox, read_inbox
 from shithead_bot.service.notices import Notice, NoticeKind
 from shithead_bot.service.report import Plan, Report
-from shithead_bot.service.snapshot import moves_of
+from shithead_bot.service.snapshot import GameSnapshot, moves_of
 from shithead_bot.service.unit import Core, retry_transient
 from shithead_bot.service.unit import is_transient as is_transient_db
 
@@ -184,7 +185,17 @@ class Outbox:
         players = [s.player_id for s in tx.seats if s.player_id is not None]
         known = await self._known(session, players, notices, also=pressed_unknown)
         held = time.monotonic() + self.lease.total_seconds() * HELD_SHARE  # a margin for the report's write
-        return Plan(tx.snapshot(moves), notices, known, held_until=held)
+        game = tx.snapshot(moves)
+        inboxes = await self._inboxes(session, game, notices)
+        return Plan(game, notices, known, held_until=held, inboxes=inboxes)
+
+    async def _inboxes(
+        self, session: AsyncSession, game: GameSnapshot, notices: tuple[Notice, ...]
+    ) -> dict[int, Inbox]:
+        """The inboxes of the players the plan's INBOX notices are about, as they are now."""
+        players = {game.seat(n.seat).player_id for n in notices if n.kind == NoticeKind.INBOX and n.seat is not None}
+        now = self.clock()
+        return {p: await read_inbox(session, p, now) for p in sorted(p for p in players if p is not None)}
 
     async def _known(
         self, session: AsyncSession, players: list[int], notices: tuple[Notice, ...], *, also: bool = False
@@ -301,6 +312,7 @@ class Outbox:
             await repo.set_reminder_message(
                 session=session, game_id=report.game_id, number=number, message_id=reminder_id
             )
+        await self._write_inboxes(session, report)
         for number, nudge in report.nudges.items():
             await repo.arm_nudge(
                 session=session, game_id=report.game_id, number=number, version=nudge.version, at=nudge.at
@@ -332,6 +344,19 @@ class Outbox:
                     }
                     for payload in rows
                 ],
+            )
+
+    async def _write_inboxes(self, session: AsyncSession, report: Report) -> None:
+        """A digest's new inbox message is the live one (noted as no game's message, so a crash's
+        clean-up leaves its buttons); a deleted one is forgotten unless another replaced it."""
+        for player_id, (message_id, _) in report.inbox_sent.items():
+            await repo.set_inbox_message(session=session, player_id=player_id, message_id=message_id)
+            await repo.note_foreign_messages(
+                session=session, player_id=player_id, message_ids=[message_id], now=self.clock()
+            )
+        for player_id, message_id in report.inbox_gone.items():
+            await repo.set_inbox_message(
+                session=session, player_id=player_id, message_id=None, was=message_id, only_if=True
             )
 
     @staticmethod

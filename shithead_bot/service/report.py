@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from shithead_bot.service.inbox import Inbox
 from shithead_bot.service.notices import Notice, TidyPayload
 from shithead_bot.service.snapshot import GameSnapshot
 
@@ -33,6 +34,8 @@ class Plan:
     known: Mapping[int, frozenset[int]] = field(default_factory=dict)
     # until when (time.monotonic()) the claim holds the notices; after it another worker may send them
     held_until: float = float("inf")
+    # player id -> their inbox as it is now (only for the players of the plan's INBOX notices)
+    inboxes: Mapping[int, Inbox] = field(default_factory=dict)
 
     @property
     def game_id(self) -> int:
@@ -95,6 +98,9 @@ class Report:
     # TIDY notice and tried again alone, so that what went out before it is never sent again
     tidy: list[TidyPayload] = field(default_factory=list)
     again: list[int] = field(default_factory=list)  # TIDY notice ids that failed again: later, after a pause
+    # player id -> (their new inbox message, the one it replaced): a digest sent the inbox anew
+    inbox_sent: dict[int, tuple[int, int | None]] = field(default_factory=dict)
+    inbox_gone: dict[int, int] = field(default_factory=dict)  # player id -> their inbox message, deleted: forgotten
 
     def game_messages(self) -> dict[str, int | bool | datetime | None]:
         """The game row's message columns to change."""
@@ -118,6 +124,8 @@ class Report:
             self.private
             or self.reminders
             or self.nudges
+            or self.inbox_sent
+            or self.inbox_gone
             or self.game_messages()
             or self.unreachable
             or self.migrated

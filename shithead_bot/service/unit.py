@@ -51,6 +51,7 @@ from shithead_bot.service.schedule import QuietHours
 from shithead_bot.service.snapshot import ChatSnapshot, GameInfo, GameSnapshot, MoveLine, SeatSnapshot
 from shithead_bot.service.status import Actor, GameStatus
 from shithead_bot.service.thinking import Thinker, ThinkFirst, deferring, draw_seed, seed_tape
+from shithead_bot.service.waiting import Waiting, look, watch
 
 log = logging.getLogger(__name__)
 
@@ -221,6 +222,7 @@ class GameTx:
     away: dict[int, datetime] = field(default_factory=dict)  # seat number -> its away player's return time
     active: dict[int, datetime] = field(default_factory=dict)  # seat number -> its player's last press or command
     notify_modes: dict[int, str] = field(default_factory=dict)  # seat number -> when turns notify its player
+    waiting: Waiting = field(default_factory=Waiting)  # who had to act when loaded, inboxes, digests (waiting.py)
     hand_back: bool = False  # a computer that must think first is left for later (see turns.play_computers)
     computers_pending: bool = False  # …and one was: the computers play on after this commits
     removed: set[int] = field(default_factory=set)  # seats removed for timing out (told once, not twice)
@@ -401,6 +403,7 @@ class Core:
         if game.snapshot is not None:
             tx.state = load_game(game.snapshot)
             tx.to_act_before = tx.state.to_act
+        tx.waiting = look(tx, rows)
         return tx
 
     @staticmethod
@@ -411,6 +414,7 @@ class Core:
 
     async def commit(self, tx: GameTx) -> Result:
         """Write the game, the new moves and the notices: a few statements, no per-row objects."""
+        watch(tx)  # inboxes to edit, digests to arm
         await tx.session.flush()
         await repo.insert_moves(session=tx.session, rows=tx.move_rows)
         await repo.insert_outbox(

@@ -214,7 +214,7 @@ async def test_commands(fake: FakeTelegram, bot: BotProcess, players: list[Playe
     await bob.command("/rules")
     await fake.wait_for(lambda: find(fake, GROUP, alice.user_id, "House rules: four_burns=off") is not None, timeout=60)
     await bob.command("/games", chat_id=bob.user_id)
-    listed = await fake.wait_for(lambda: find(fake, bob.user_id, bob.user_id, "Your games:"), timeout=60)
+    listed = await fake.wait_for(lambda: find(fake, bob.user_id, bob.user_id, "📥 Your games"), timeout=60)
     await bob.press(listed, next(b.text for b in listed.buttons))
     await bob.command("/hand")
     await fake.wait_for(lambda: sum(asks_to_act(m.text) for m in bob.private()) >= 2, timeout=60)

@@ -20,6 +20,9 @@ from shithead_bot.service import (
     AnnouncePayload,
     GameSnapshot,
     GameStatus,
+    Inbox,
+    InboxLine,
+    InboxPayload,
     MovedPayload,
     Notice,
     NoticeKind,
@@ -68,7 +71,7 @@ def games(draw: st.DrawFn) -> GameSnapshot:
             reminder_message_id=draw(st.none() | st.integers(60, 70)),
             computer_level=draw(st.sampled_from([None, None, "normal"])) if n else None,
             last_active_at=draw(st.none() | st.integers(0, 900).map(lambda x: now - timedelta(seconds=x))),
-            notify=draw(st.sampled_from(["smart", "every"])),
+            notify=draw(st.sampled_from(["smart", "every", "digest"])),
         )
     return game
 
@@ -91,6 +94,7 @@ def notice_sets(draw: st.DrawFn, game: GameSnapshot) -> tuple[Notice, ...]:
             st.sampled_from([Announcement.WENT_OUT, Announcement.PAUSED, Announcement.RESUMED, Announcement.STARTED]),
         ),
         st.builds(lambda m: (NoticeKind.TIDY, None, TidyPayload(Tidy.DELETE, 100, m)), st.integers(1, 9)),
+        st.builds(lambda n, d: (NoticeKind.INBOX, n, InboxPayload(d)), seats, st.booleans()),
     )
     drawn = draw(st.lists(kinds, min_size=1, max_size=12))
     attempts = draw(st.integers(1, 3))
@@ -101,9 +105,23 @@ def notice_sets(draw: st.DrawFn, game: GameSnapshot) -> tuple[Notice, ...]:
 
 
 @st.composite
+def inboxes(draw: st.DrawFn, game: GameSnapshot) -> dict[int, Inbox]:
+    """Some players' inboxes: with a message or none yet, a game waiting on them or none."""
+    found = {}
+    for seat in game.seats:
+        if seat.player_id is None or not draw(st.booleans()):
+            continue
+        line = InboxLine(7, "Friends", game.now, None, True)
+        waiting = (line,) if draw(st.booleans()) else ()
+        message_id = draw(st.none() | st.integers(80, 90))
+        found[seat.player_id] = Inbox(seat.player_id, message_id, "en", game.now, waiting, ())
+    return found
+
+
+@st.composite
 def plans(draw: st.DrawFn) -> Plan:
     game = draw(games())
-    return Plan(game, draw(notice_sets(game)))
+    return Plan(game, draw(notice_sets(game)), inboxes=draw(inboxes(game)))
 
 
 def player_of(plan: Plan, step: s.Step) -> int | None:
@@ -189,6 +207,10 @@ def test_a_turn_is_silent_only_when_its_player_is_looking_and_then_a_nudge_follo
         if not (isinstance(step, s.SendPrivate) and step.asks and not step.unless_sent):
             continue
         seat = plan.game.seat(step.number)
+        if seat.notify == "digest":  # digest mode: every turn silent, and no nudge (the inbox tells)
+            assert step.muted
+            assert step.nudge is None
+            continue
         if step.nudge is None:
             assert not step.muted
             continue
@@ -198,6 +220,31 @@ def test_a_turn_is_silent_only_when_its_player_is_looking_and_then_a_nudge_follo
         assert plan.now - seat.last_active_at <= LOOKING
         assert step.nudge.at == plan.now + NUDGE_AFTER
         assert step.nudge.version == step.version
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(plans())
+def test_an_inbox_is_touched_once_a_plan_before_any_group_step_and_notifies_only_for_a_digest(plan: Plan) -> None:
+    """Only the newest inbox state matters: one step a player; it never waits behind the group's rate
+    (it comes before every group step); an edit never notifies, and a new inbox (which does) is a
+    digest's, sent only when a game waits on its player; none while they keep no inbox message."""
+    steps = plan_steps(plan, pages)
+    touched = [step for step in steps if isinstance(step, s.EditInbox | s.SendInbox)]
+    players = [step.player_id for step in touched]
+    assert len(players) == len(set(players)), touched
+    first_group = min((i for i, step in enumerate(steps) if step.group), default=len(steps))
+    assert all(steps.index(step) < first_group for step in touched)
+    for step in touched:
+        box = plan.inboxes[step.player_id]
+        seat = next(seat for seat in plan.game.seats if seat.player_id == step.player_id)
+        digest = [n for n in plan.notices if n.kind == NoticeKind.INBOX and n.seat == seat.number and n.digest]
+        if isinstance(step, s.SendInbox):
+            assert digest
+            assert box.waiting
+            assert step.previous == box.message_id
+        else:
+            assert box.message_id == step.message_id
+            assert not (digest and box.waiting)
 
 
 @settings(max_examples=examples(300), deadline=None)

@@ -221,6 +221,8 @@ class Run:
                 await self.group.table(step)
             case s.Tidy():
                 await self.tidy_again(step)
+            case s.EditInbox() | s.SendInbox():
+                await self._inbox_step(step)
 
     async def _private_step(self, step: s.SendPrivate | s.EditPrivate | s.SendReminder | s.DropReminder) -> None:
         player = self.seat(step.number).player_id
@@ -333,6 +335,34 @@ class Run:
         if seat.player_id is not None and seat.reminder_message_id:
             self.keep_reminder(number, None)
             await self.tidy(Tidy.DELETE, seat.player_id, seat.reminder_message_id)
+
+    # ------------------------------------------------------------------- a player's inbox
+
+    async def _inbox_step(self, step: s.EditInbox | s.SendInbox) -> None:
+        """The inbox edited in place (gone: forgotten, not sent again), or sent anew for a digest,
+        notifying, the previous one retired. Never a group step: nothing waits behind the group."""
+        player = step.player_id
+        if player in self.gone:
+            return
+        try:
+            if isinstance(step, s.EditInbox):
+                if await self.api.edit(player, step.message_id, step.rendered, private=True) is None:
+                    self.report.inbox_gone[player] = step.message_id
+                return
+            message: Message = await self.api.send(player, step.rendered, private=True)
+            self.report.inbox_sent[player] = (message.message_id, step.previous)
+            self.known.setdefault(player, set()).add(message.message_id)
+            if step.previous and step.previous != message.message_id:
+                await self._retire_inbox(player, step.previous)
+        except PlayerUnreachableError:
+            self.report.unreachable.add(player)
+            self.gone.add(player)
+
+    async def _retire_inbox(self, player: int, message_id: int) -> None:
+        """One live inbox: the old one goes, and its buttons with it should Telegram refuse to delete
+        it (older than two days)."""
+        await self.tidy(Tidy.DELETE, player, message_id)
+        await self.tidy(Tidy.DROP_KEYBOARD, player, message_id)
 
     # ------------------------------------------------------------------- clean-ups
 

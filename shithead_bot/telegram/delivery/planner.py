@@ -38,18 +38,20 @@ from shithead_bot.service.report import Nudge, Plan
 from shithead_bot.service.schedule import LOOKING, NUDGE_AFTER
 from shithead_bot.telegram.delivery.steps import (
     DropReminder,
+    EditInbox,
     EditLobby,
     EditPrivate,
     EditTable,
     PostGroup,
     Retire,
+    SendInbox,
     SendPrivate,
     SendReminder,
     Skip,
     Step,
     Tidy,
 )
-from shithead_bot.telegram.render import Page, announce, lobby, private
+from shithead_bot.telegram.render import Page, announce, inbox, lobby, private
 
 # A seat's own message.
 PRIVATE = (
@@ -76,7 +78,15 @@ LOUD = frozenset(
 
 # Every kind has its step; one of another version (unknown here) is delivered as nothing to do.
 HANDLED = frozenset(
-    {*PRIVATE, NoticeKind.LOBBY, NoticeKind.ANNOUNCE, NoticeKind.TABLE, NoticeKind.REMINDER, NoticeKind.TIDY}
+    {
+        *PRIVATE,
+        NoticeKind.LOBBY,
+        NoticeKind.ANNOUNCE,
+        NoticeKind.TABLE,
+        NoticeKind.REMINDER,
+        NoticeKind.TIDY,
+        NoticeKind.INBOX,
+    }
 )
 Pages = Callable[[GameSnapshot, SeatSnapshot | None], Page]  # a game rendered for a seat (None: the group)
 
@@ -85,7 +95,7 @@ def plan_steps(plan: Plan, pages: Pages) -> tuple[Step, ...]:
     """The steps that deliver ``plan``'s notices, in the order they are taken."""
     game, notices = plan.game, list(plan.notices)
     told, asked = _by_seat(notices)
-    steps: list[Step] = []
+    steps: list[Step] = _inbox_steps(plan, pages)  # first: an inbox edit never waits behind the group
     for number, mine in told:
         steps += seat_steps(game, number, mine, pages)
     steps += _group_steps(game, notices, pages)
@@ -102,6 +112,33 @@ def plan_steps(plan: Plan, pages: Pages) -> tuple[Step, ...]:
     steps += [Tidy(_ids([n]), payload=n.payload) for n in notices if isinstance(n.payload, TidyPayload)]
     steps += [Skip(_ids([n])) for n in notices if n.kind not in HANDLED]
     return _never_waiting_before_asks(_asks_last(steps))
+
+
+def _inbox_steps(plan: Plan, pages: Pages) -> list[Step]:
+    """Each player's inbox, once a plan whatever the notices about it (only its newest state
+    matters): edited in place; sent anew with a notification for a digest when a game waits on them;
+    nothing while they keep no inbox message (they ask for one with /games)."""
+    game = plan.game
+    by_seat: dict[int, list[Notice]] = {}
+    for notice in plan.notices:
+        if notice.kind == NoticeKind.INBOX and notice.seat is not None:
+            by_seat.setdefault(notice.seat, []).append(notice)
+    steps: list[Step] = []
+    for number, mine in by_seat.items():
+        seat = game.seat(number)
+        box = plan.inboxes.get(seat.player_id) if seat.player_id is not None else None
+        if box is None:
+            steps.append(Skip(_ids(mine)))
+            continue
+        page = pages(game, seat)
+        rendered = inbox.inbox(box, page.codec, page.language)
+        if any(n.digest for n in mine) and box.waiting:
+            steps.append(SendInbox(_ids(mine), player_id=box.player_id, previous=box.message_id, rendered=rendered))
+        elif box.message_id is not None:
+            steps.append(EditInbox(_ids(mine), player_id=box.player_id, message_id=box.message_id, rendered=rendered))
+        else:
+            steps.append(Skip(_ids(mine)))
+    return steps
 
 
 def _asks_last(steps: list[Step]) -> list[Step]:
@@ -262,7 +299,7 @@ def _seat(game: GameSnapshot, number: int, notices: list[Notice], pages: Pages) 
         if acted or (seat.message_version and alone(game, number)):  # (a press left as it was)
             steps.append(EditPrivate((), number=number, rendered=done, version=0))
         result = private.result(page, seat)
-        steps.append(SendPrivate((), number=number, rendered=result, version=0))
+        steps.append(SendPrivate((), number=number, rendered=result, version=0, digest=digest(seat)))
         return steps
     if wants_keyboard and acted and (goes_on(game, number) or swapped(game, kinds)):  # edited in place
         return [EditPrivate((), number=number, rendered=private.turn(page, seat), version=version)]
@@ -284,6 +321,7 @@ def _seat(game: GameSnapshot, number: int, notices: list[Notice], pages: Pages) 
                 done=done if acted else None,
                 orphans=retried and bool(turn.buttons),
                 nudge=Nudge(game.now + NUDGE_AFTER, version) if looks else None,
+                digest=digest(seat),
             )
         ]
     if acted and comes_back(game, number):
@@ -316,7 +354,13 @@ def looking(game: GameSnapshot, seat: SeatSnapshot) -> bool:
     and wants turns to notify only when they are not there (``smart``, the default): they see the
     new turn come in, a notification would only buzz a phone in their hand."""
     last = seat.last_active_at
-    return seat.notify != Notify.EVERY and last is not None and game.now - last <= LOOKING
+    return seat.notify == Notify.SMART and last is not None and game.now - last <= LOOKING
+
+
+def digest(seat: SeatSnapshot) -> bool:
+    """The player chose digest mode: their turns and results come silently (their inbox notifies,
+    at most once an interval; reminders before a deadline still notify)."""
+    return seat.notify == Notify.DIGEST
 
 
 def swapped(game: GameSnapshot, kinds: set[NoticeKind]) -> bool:

@@ -71,12 +71,13 @@ class SendPrivate(Step):
     # a turn for a player who is looking (they pressed in this chat a moment ago): sent without a
     # notification all the same, and one nudge that notifies at this time if the turn is not taken
     nudge: Nudge | None = None
+    digest: bool = False  # its player chose digest mode: it asks all the same, without a notification
     fills: ClassVar[tuple[str, ...]] = ("private", "unreachable", "tidy", "nudges")
 
     @property
     def muted(self) -> bool:
         """Sent with ``disable_notification``."""
-        return self.silent or self.nudge is not None
+        return self.silent or self.nudge is not None or self.digest
 
     @property
     def seat(self) -> int | None:
@@ -177,6 +178,28 @@ class EditTable(Step):
     @property
     def group(self) -> bool:
         return True
+
+
+@dataclass(frozen=True)
+class EditInbox(Step):
+    """A player's inbox message edited in place (no notification); gone, it is forgotten, not sent
+    again. Named by the player: the inbox is theirs, not a seat's."""
+
+    player_id: int = 0
+    message_id: int = 0
+    rendered: Rendered = field(default_factory=lambda: Rendered(""))
+    fills: ClassVar[tuple[str, ...]] = ("inbox_gone", "unreachable")
+
+
+@dataclass(frozen=True)
+class SendInbox(Step):
+    """Digest mode: the inbox sent anew, with a notification (at most once an interval, decided by
+    the service); the previous one is retired (deleted, else its buttons go)."""
+
+    player_id: int = 0
+    previous: int | None = None
+    rendered: Rendered = field(default_factory=lambda: Rendered(""))
+    fills: ClassVar[tuple[str, ...]] = ("inbox_sent", "unreachable")
 
 
 @dataclass(frozen=True)

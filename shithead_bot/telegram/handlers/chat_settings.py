@@ -10,6 +10,7 @@ from engine import PRESETS, EngineError, GameKind
 from engine.ai import LEVELS
 from shithead_bot.i18n import available_languages
 from shithead_bot.service import TABLE_STYLES, Autoplay, ChatSnapshot, Notify, ServiceError, StaleSettingsError
+from shithead_bot.service.inbox import parse_digest
 from shithead_bot.telegram.callback_data import Action, Button, TurnChoice
 from shithead_bot.telegram.context import (
     BotContext,
@@ -37,6 +38,7 @@ from shithead_bot.telegram.render.rules import (
     SETTINGS_USAGE,
     autoplay_text,
     autoplay_unknown,
+    digest_text,
     notify_text,
     notify_unknown,
     setting_changed,
@@ -57,6 +59,9 @@ async def settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     if args and args[0].lower() == "notify":
         await notify(update, ctx, args[1:])
+        return
+    if args and args[0].lower() == "digest":
+        await digest(update, ctx, args[1:])
         return
     t = await chat_texts(update, ctx)  # posted in the chat; a refusal to one person is theirs
     if not args:
@@ -145,7 +150,25 @@ async def notify(update: Update, ctx: BotContext, values: list[str]) -> None:
         return
     else:
         setting = await ctx.service.notify_of(user.id)
-    await reply_privately(update, notify_text(setting, t))
+    _, every = await ctx.service.digest_of(user.id)
+    await reply_privately(update, notify_text(setting, every, t))
+
+
+async def digest(update: Update, ctx: BotContext, values: list[str]) -> None:
+    """/settings digest 4h: digest mode's interval (30m, 2h, 1d…; bare: the current one), a player's
+    setting answered in private; nonsense gets one line saying what is expected."""
+    user, t = person(update), texts(update)
+    if user is None:
+        return
+    if values:
+        try:
+            seconds = parse_digest(values[0] if len(values) == 1 else " ".join(values))
+        except SettingError as exc:
+            await reply_privately(update, esc(replies.in_words(exc, t)))
+            return
+        await ctx.service.set_digest(user_info(user), seconds)
+    setting, every = await ctx.service.digest_of(user.id)
+    await reply_privately(update, digest_text(setting, every, t))
 
 
 async def turn_button(update: Update, context: ContextTypes.DEFAULT_TYPE, ctx: BotContext, b: Button) -> Done:

@@ -7,7 +7,7 @@ import logging
 
 from telegram import Update
 from telegram.constants import ParseMode
-from telegram.error import Forbidden
+from telegram.error import BadRequest, Forbidden
 from telegram.ext import ContextTypes
 
 from shithead_bot.service import OVERALL
@@ -22,9 +22,10 @@ from shithead_bot.telegram.context import (
     user_info,
 )
 from shithead_bot.telegram.handlers import lobby, play
-from shithead_bot.telegram.handlers.respond import reply
+from shithead_bot.telegram.handlers.respond import follow_up, reply
+from shithead_bot.telegram.render import inbox as render_inbox
 from shithead_bot.telegram.render import keyboards, replies
-from shithead_bot.telegram.render.info import games_text, help_text, my_ratings_text, ratings_text
+from shithead_bot.telegram.render.info import help_text, my_ratings_text, ratings_text
 from shithead_bot.telegram.render.rules import rules_text
 
 log = logging.getLogger(__name__)
@@ -71,27 +72,37 @@ async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
 
 
 async def games(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/games: your open games, one button each to get your cards again — always in private, since
-    it names your other chats."""
+    """/games: your inbox (📥 Your games) sent anew — always in private, since it names your other
+    chats — the previous one retired, so that one inbox is live; the outbox keeps it current."""
     ctx = bot_context(context)
     user = update.effective_user
     if user is None:
         return
-    t = texts(update)  # the list goes to them in private; a note in the group is the chat's
-    mine = await ctx.service.games_of(user.id)
-    text = games_text(mine, t)
-    markup = keyboards.my_games(ctx.codec, mine, language_of(update)) if mine else None
-    if is_private(update.effective_chat):
-        await reply(update, text, markup)
-        return
+    box = await ctx.service.inbox_of(user.id)
+    rendered = render_inbox.inbox(box, ctx.codec, language_of(update))
     try:
-        await context.bot.send_message(user.id, text, parse_mode=ParseMode.HTML, reply_markup=markup)
+        message = await context.bot.send_message(
+            user.id, rendered.text, parse_mode=ParseMode.HTML, reply_markup=rendered.markup
+        )
     except Forbidden:
         cannot = replies.cannot_message_you(await chat_texts(update, ctx))
         link = keyboards.open_private_chat(cannot.label, f"https://t.me/{ctx.bot_username}")
         await reply(update, cannot.text, link)
         return
-    await reply(update, replies.games_sent_privately(await chat_texts(update, ctx)))
+    previous = await ctx.service.keep_inbox(user.id, message.message_id)
+    if previous is not None:
+        await retire_inbox(context, user.id, previous)
+    if not is_private(update.effective_chat):
+        await reply(update, replies.games_sent_privately(await chat_texts(update, ctx)))
+
+
+async def retire_inbox(context: ContextTypes.DEFAULT_TYPE, user_id: int, message_id: int) -> None:
+    """The previous inbox goes (or, too old to delete, its buttons): one inbox is live."""
+    try:
+        await context.bot.delete_message(user_id, message_id)
+    except (BadRequest, Forbidden):
+        async with follow_up("take the previous inbox's buttons off"):
+            await context.bot.edit_message_reply_markup(user_id, message_id, reply_markup=None)
 
 
 async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 
 from shithead_bot.i18n import N_
-from shithead_bot.service import PlayerGame, PlayerRecord, PresetCount, RatingLine, plays_like
+from shithead_bot.service import PlayerRecord, PresetCount, RatingLine, plays_like
 from shithead_bot.telegram.render.common import esc
 
 COMMANDS = [
@@ -73,17 +73,6 @@ def help_text(t: gettext.NullTranslations) -> str:
         "and how many opponents, e.g. /newgame hard 3 (or /newgame smelly easy 1)."
     )
     return "\n".join([*lines, *(f"/{name} — {_(text)}" for name, text in COMMANDS), "", computers])
-
-
-def games_text(games: Sequence[PlayerGame], t: gettext.NullTranslations) -> str:
-    _ = t.gettext
-    if not games:
-        return _("You have no game going on. Start one with /newgame.")
-    lines = [_("Your games:")]
-    for found in games:
-        title = esc(found.chat.title or _("private game"))
-        lines.append(f"#{found.game.id} · {title} · {found.game.kind} · {found.game.status}")
-    return "\n".join(lines)
 
 
 def record_text(mine: PlayerRecord | None, t: gettext.NullTranslations) -> str:

@@ -4,15 +4,14 @@
 from __future__ import annotations
 
 import gettext
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import Keep, Move, PickUp, Play, PlayFaceDown, Ready, ShitheadView, StockGamble, Swap, Trade, rank_text
 from engine.ai import LEVELS
 from engine.moves import Source
-from shithead_bot.i18n import translations
-from shithead_bot.service import GameStatus, PlayerGame
+from shithead_bot.service import GameStatus
 from shithead_bot.telegram.callback_data import Action, Button, Codec, ComputerChoice, Confirm, TurnChoice
 from shithead_bot.telegram.parsing import AWAY_CHOICES, TURN_CHOICES
 from shithead_bot.telegram.render.common import Page, duration_text, rows
@@ -175,18 +174,3 @@ def turn_times(codec: Codec, chat_id: int, t: gettext.NullTranslations, version:
         for name, seconds in TURN_CHOICES.items()
     ]
     return InlineKeyboardMarkup(rows(buttons))
-
-
-def my_games(codec: Codec, games: Sequence[PlayerGame], language: str) -> InlineKeyboardMarkup:
-    """/games: one button per game, to get its private message again."""
-    _ = translations(language).gettext
-    buttons = [
-        [
-            InlineKeyboardButton(
-                _("🃏 #{id} {title}").format(id=found.game.id, title=found.chat.title),
-                callback_data=codec.encode(Button(Action.HAND, found.game.id)),
-            )
-        ]
-        for found in games
-    ]
-    return InlineKeyboardMarkup(buttons)

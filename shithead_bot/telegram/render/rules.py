@@ -17,7 +17,8 @@ SETTINGS_USAGE = (
     "/settings quiet_deadlines on · /settings game shithead|neighbor · /settings preset smelly · "
     "/settings rule 8=skip · /settings rules clear · /settings table picture|text · /settings language en|fr|auto · "
     "/settings timezone Europe/Paris · /settings standin easy|normal|hard · /settings on_timeout standin|minimal · "
-    "/settings after_timeouts remove|computer · in private, yours: /settings autoplay off|public|all"
+    "/settings after_timeouts remove|computer · in private, yours: /settings autoplay off|public|all · "
+    "/settings notify smart|every|digest · /settings digest 4h"
 )
 
 
@@ -194,7 +195,7 @@ def autoplay_text(setting: Autoplay, t: gettext.NullTranslations) -> str:
     )
 
 
-def notify_text(setting: Notify, t: gettext.NullTranslations) -> str:
+def notify_text(setting: Notify, digest_seconds: int, t: gettext.NullTranslations) -> str:
     """A player's notify setting, what it does, and how to change it."""
     _ = t.gettext
     what = {
@@ -203,13 +204,33 @@ def notify_text(setting: Notify, t: gettext.NullTranslations) -> str:
             "this chat arrives silently, and if it is still waiting 5 minutes later I nudge you once."
         ),
         Notify.EVERY: _("every turn, whether you are here or not."),
+        Notify.DIGEST: digest_words(digest_seconds, t),
     }[setting]
     return "\n".join(
         [
             _("🔔 <b>Your turns notify you</b> ({setting}): {what}").format(setting=setting.value, what=what),
-            _("In every game. /settings notify smart (the default) · every"),
+            _("In every game. /settings notify smart (the default) · every · digest"),
         ]
     )
+
+
+def digest_words(seconds: int, t: gettext.NullTranslations) -> str:
+    """What digest mode does, with the player's interval."""
+    return t.gettext(
+        "never for a turn: turns come silently, and your inbox (📥 Your games) comes anew with a notification "
+        "at most once every {interval}, when a game waits on you, outside your quiet hours. A reminder before "
+        "a deadline still notifies you."
+    ).format(interval=duration_text(seconds, t))
+
+
+def digest_text(setting: Notify, seconds: int, t: gettext.NullTranslations) -> str:
+    """``/settings digest``: the interval, whether digest mode is on, and how to change them."""
+    _ = t.gettext
+    lines = [_("📥 <b>Digest</b> every {interval}").format(interval=duration_text(seconds, t))]
+    if setting is not Notify.DIGEST:
+        lines.append(_("Digest mode is off: /settings notify digest turns it on."))
+    lines.append(_("/settings digest 4h (the default) · 30m · 2h · 1d — from 15m to 7d"))
+    return "\n".join(lines)
 
 
 def notify_unknown(text: str, t: gettext.NullTranslations) -> str:
