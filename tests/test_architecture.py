@@ -332,3 +332,34 @@ def test_only_use_cases_where_computers_move_rerun_after_thinking() -> None:
         if wrapper != "query" and (wrapper == "plays") != reaches(graph, name)
     }
     assert not wrong, wrong
+
+
+def test_modules_and_functions_stay_small() -> None:
+    """No module of ``shithead_bot/`` over 450 lines, no function of it over 60 (its body, from its
+    first statement after the docstring: a long signature of keyword parameters is not length)."""
+    found = []
+    for name, path in modules().items():
+        if not name.startswith("shithead_bot"):
+            continue
+        text = path.read_text()
+        if len(text.splitlines()) > 450:
+            found.append(f"{name}: {len(text.splitlines())} lines")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                body = node.body[1:] if ast.get_docstring(node) is not None and node.body[1:] else node.body
+                length = (node.end_lineno or node.lineno) - body[0].lineno + 1
+                if length > 60:
+                    found.append(f"{name}.{node.name}: {length} lines")
+    assert found == []
+
+
+def test_the_unit_of_work_has_one_concern_per_module() -> None:
+    """Retry on a database fault (faults), the rerun after thinking (thinking), the kinds of use
+    case (kinds) and the transaction (unit) each live in their own module."""
+    from shithead_bot.service import faults, kinds, thinking, unit
+
+    assert faults.retry_transient.__module__ == "shithead_bot.service.faults"
+    assert thinking.think_first.__module__ == "shithead_bot.service.thinking"
+    assert {kinds.plays.__module__, kinds.query.__module__} == {"shithead_bot.service.kinds"}
+    assert not hasattr(unit, "retry_transient")
+    assert not hasattr(unit, "think_first")

@@ -21,7 +21,8 @@ from shithead_bot.service import (
     verification,
 )
 from shithead_bot.service import play as playing
-from shithead_bot.service.unit import Core, plays, query, use_case
+from shithead_bot.service.kinds import plays, query, use_case
+from shithead_bot.service.unit import Core
 
 
 class GameService(Core):

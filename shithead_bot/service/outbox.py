@@ -38,11 +38,12 @@ from persistence.models import Outbox as OutboxRow
 from persistence.models import utcnow
 from shithead_bot.service.chats import silenced
 from shithead_bot.service.errors import GameNotFoundError
+from shithead_bot.service.faults import is_transient as is_transient_db
+from shithead_bot.service.faults import retry_transient
 from shithead_bot.service.notices import Notice, NoticeKind
 from shithead_bot.service.report import Plan, Report
 from shithead_bot.service.snapshot import moves_of
-from shithead_bot.service.unit import Core, retry_transient
-from shithead_bot.service.unit import is_transient as is_transient_db
+from shithead_bot.service.unit import Core
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
