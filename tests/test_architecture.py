@@ -287,36 +287,65 @@ def test_notice_payloads_are_read_typed() -> None:
     assert found == []
 
 
-MOVERS = {"settle", "deal", "play_computers"}  # where computers (and stand-ins) move
+MOVERS = frozenset({"settle", "deal", "play_computers"})  # where computers (and stand-ins) move
+# where a unit of work writes: a transaction, a session's writes, SQL's insert/update/delete, autocommit
+WRITES = "<writes>"
+WRITERS = frozenset({WRITES})
+NOTIFIERS = frozenset({"notify", "announce"})  # where a use case writes a notice
 
 
 def service_calls() -> dict[str, set[str]]:
-    """Each service function's name, and the names it calls (a call graph by name, module-wide)."""
+    """Each service (and repository) function's name, and the names it calls (a call graph by name,
+    module-wide)."""
     graph: dict[str, set[str]] = {}
-    for path in (ROOT / "shithead_bot" / "service").glob("*.py"):
+    paths = [*(ROOT / "shithead_bot" / "service").glob("*.py"), *(ROOT / "persistence" / "repo").glob("*.py")]
+    for path in paths:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 called = graph.setdefault(node.name, set())
                 for call in ast.walk(node):
                     if isinstance(call, ast.Call):
                         func = call.func
-                        called.add(func.id if isinstance(func, ast.Name) else getattr(func, "attr", ""))
+                        if isinstance(func, ast.Name):
+                            called.add(func.id)
+                        elif isinstance(func, ast.Attribute) and _ours(func.value):
+                            called.add(func.attr)
+                        if _writes(func):
+                            called.add(WRITES)
     return graph
 
 
-def reaches(graph: dict[str, set[str]], name: str, seen: set[str] | None = None) -> bool:
+def _ours(receiver: ast.expr) -> bool:
+    """A receiver whose methods are the project's: a module, the core, a game in a transaction, a
+    session (not a statement being built, whose ``.join`` is not :func:`lobby.join`)."""
+    name = receiver.id if isinstance(receiver, ast.Name) else getattr(receiver, "attr", "")
+    modules_named = {p.stem for p in (ROOT / "shithead_bot" / "service").glob("*.py")} | {"repo", "playing"}
+    return name in modules_named | {"core", "tx", "self", "cls", "session", "service", "thinker"}
+
+
+def _writes(func: ast.expr) -> bool:
+    """A call that writes: SQL's insert/update/delete, a session's add/commit, a transaction
+    (``core.transaction()``, ``session.begin()``, ``core.commit(tx)``), an autocommit connection."""
+    if isinstance(func, ast.Name):
+        return func.id in {"insert", "update", "delete"}
+    if not isinstance(func, ast.Attribute):
+        return False
+    receiver = ast.unparse(func.value)
+    if func.attr in {"transaction", "connection", "begin"}:
+        return True
+    return func.attr in {"add", "commit", "delete"} and receiver.endswith(("session", "core"))
+
+
+def reaches(graph: dict[str, set[str]], name: str, seen: set[str] | None = None, ends: frozenset[str] = MOVERS) -> bool:
     seen = set() if seen is None else seen
-    if name in MOVERS:
+    if name in ends:
         return True
     seen.add(name)
-    return any(reaches(graph, callee, seen) for callee in graph.get(name, set()) - seen)
+    return any(reaches(graph, callee, seen, ends) for callee in graph.get(name, set()) - seen)
 
 
-def test_only_use_cases_where_computers_move_rerun_after_thinking() -> None:
-    """The facade lists a use case as ``plays`` (the think-first rerun) exactly when computers can move
-    in it: elsewhere the rerun is dead weight, and a missing one would let a search run in the
-    transaction."""
-    graph = service_calls()
+def facade_kinds() -> dict[str, str]:
+    """Each use case the facade lists (by its function's name), and its kind."""
     tree = ast.parse((ROOT / "shithead_bot" / "service" / "facade.py").read_text())
     listed = {}
     for node in ast.walk(tree):
@@ -324,13 +353,40 @@ def test_only_use_cases_where_computers_move_rerun_after_thinking() -> None:
             wrapper, (target,) = node.value.func, node.value.args
             if isinstance(wrapper, ast.Name) and isinstance(target, ast.Attribute):
                 listed[target.attr] = wrapper.id
+    return listed
+
+
+def test_only_use_cases_where_computers_move_rerun_after_thinking() -> None:
+    """The facade lists a use case as ``plays`` (the think-first rerun) exactly when computers can move
+    in it: elsewhere the rerun is dead weight, and a missing one would let a search run in the
+    transaction."""
+    graph = service_calls()
+    listed = facade_kinds()
     assert listed["play"] == "plays"
-    assert listed["record_game_messages"] == "use_case"
+    assert listed["record_game_messages"] == "write"
     wrong = {
         name: wrapper
         for name, wrapper in listed.items()
-        if wrapper != "query" and (wrapper == "plays") != reaches(graph, name)
+        if wrapper in ("plays", "use_case") and (wrapper == "plays") != reaches(graph, name)
     }
+    assert not wrong, wrong
+
+
+def test_each_use_case_is_listed_as_what_it_does() -> None:
+    """A ``query`` writes nothing (no transaction, no session write, no autocommit statement); a
+    ``write`` writes but tells nobody (no notice) and moves no computer; a ``use_case`` or a
+    ``plays`` writes notices."""
+    graph = service_calls()
+    listed = facade_kinds()
+    assert listed["reserve_send"] == listed["hold_sends"] == "write"
+    wrong = {}
+    for name, kind in listed.items():
+        writes = reaches(graph, name, ends=WRITERS)
+        tells = reaches(graph, name, ends=NOTIFIERS)
+        moves = reaches(graph, name)
+        expected = "query" if not writes else "write" if not tells else "plays" if moves else "use_case"
+        if kind != expected:
+            wrong[name] = f"{kind}, but it does what a {expected} does"
     assert not wrong, wrong
 
 

@@ -3,8 +3,9 @@ web front end could call the same methods. Each is a function of its family's mo
 play, clock, lifecycle, chats, queries, messages) taking the :class:`Core`; this class only lists
 them, in one visible place, each with its unit of work's retry: :func:`plays` for those in which
 computers may move (run again on a transient database fault, and after their computers thought
-ahead), :func:`use_case` for the others that change something (run again on a transient database
-fault), :func:`query` for those that only read (likewise)."""
+ahead), :func:`use_case` for the others that change a game and write notices (run again on a
+transient database fault), :func:`write` for those that write but tell nobody (no notice), :func:`query` for those
+that only read (likewise)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from shithead_bot.service import (
     verification,
 )
 from shithead_bot.service import play as playing
-from shithead_bot.service.kinds import plays, query, use_case
+from shithead_bot.service.kinds import plays, query, use_case, write
 from shithead_bot.service.unit import Core
 
 
@@ -49,7 +50,7 @@ class GameService(Core):
     fire_due = plays(clock.fire_due)
     nudge = use_case(clock.nudge)
     set_turn_time = use_case(clock.set_turn_time)
-    set_quiet_hours = use_case(clock.set_quiet_hours)
+    set_quiet_hours = write(clock.set_quiet_hours)
     quiet_hours = query(clock.quiet_hours)
 
     # away: a stand-in plays for an absent player
@@ -64,23 +65,23 @@ class GameService(Core):
     abort = use_case(lifecycle.abort)
 
     # players, chats, updates
-    take_update = use_case(chats.take_update)
-    note_messages = use_case(chats.note_messages)
-    forget_old_updates = use_case(chats.forget_old_updates)
-    see_user = use_case(chats.see_user)
-    set_can_message = use_case(chats.set_can_message)
-    set_autoplay = use_case(chats.set_autoplay)
+    take_update = write(chats.take_update)
+    note_messages = write(chats.note_messages)
+    forget_old_updates = write(chats.forget_old_updates)
+    see_user = write(chats.see_user)
+    set_can_message = write(chats.set_can_message)
+    set_autoplay = write(chats.set_autoplay)
     autoplay_of = query(chats.autoplay_of)
-    set_notify = use_case(chats.set_notify)
+    set_notify = write(chats.set_notify)
     notify_of = query(chats.notify_of)
-    ensure_chat = use_case(chats.ensure_chat)
-    update_chat = use_case(chats.update_chat)
+    ensure_chat = write(chats.ensure_chat)
+    update_chat = write(chats.update_chat)
     chat_language = query(chats.chat_language)
-    add_house_rule = use_case(chats.add_house_rule)
-    chat_rules = use_case(chats.chat_rules)
+    add_house_rule = write(chats.add_house_rule)
+    chat_rules = write(chats.chat_rules)
     bot_removed = use_case(chats.bot_removed)
     bot_added = use_case(chats.bot_added)
-    migrate_chat = use_case(chats.migrate_chat)
+    migrate_chat = write(chats.migrate_chat)
 
     # reading
     game_view = query(queries.game_view)
@@ -95,7 +96,7 @@ class GameService(Core):
     games_per_preset = query(queries.games_per_preset)
     chat_ratings = query(standings.chat_ratings)
     player_ratings = query(standings.player_ratings)
-    rebuild_ratings = use_case(standings.rebuild_ratings)
+    rebuild_ratings = write(standings.rebuild_ratings)
     export_game = query(archive.export_game)
     verify_game = query(verification.verify_game)
     vitals = query(queries.vitals)
@@ -104,9 +105,9 @@ class GameService(Core):
     # messages the front end keeps, and the fleet's send rate
     ask_again = use_case(messages.ask_again)
     may_message = query(messages.may_message)
-    record_game_messages = use_case(messages.record_game_messages)
-    record_private_message = use_case(messages.record_private_message)
-    record_reminder_message = use_case(messages.record_reminder_message)
+    record_game_messages = write(messages.record_game_messages)
+    record_private_message = write(messages.record_private_message)
+    record_reminder_message = write(messages.record_reminder_message)
     known_private_messages = query(messages.known_private_messages)
-    reserve_send = query(messages.reserve_send)
-    hold_sends = query(messages.hold_sends)
+    reserve_send = write(messages.reserve_send)
+    hold_sends = write(messages.hold_sends)
