@@ -291,7 +291,10 @@ MOVERS = frozenset({"settle", "deal", "play_computers"})  # where computers (and
 # where a unit of work writes: a transaction, a session's writes, SQL's insert/update/delete, autocommit
 WRITES = "<writes>"
 WRITERS = frozenset({WRITES})
-NOTIFIERS = frozenset({"notify", "announce"})  # where a use case writes a notice
+NOTIFIERS = frozenset({"notify", "announce"})
+KINDS = frozenset(
+    {"plays", "use_case", "write", "query"}
+)  # the kinds of use case (service/kinds.py)  # where a use case writes a notice
 
 
 def service_calls() -> dict[str, set[str]]:
@@ -350,9 +353,10 @@ def facade_kinds() -> dict[str, str]:
     listed = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
-            wrapper, (target,) = node.value.func, node.value.args
-            if isinstance(wrapper, ast.Name) and isinstance(target, ast.Attribute):
-                listed[target.attr] = wrapper.id
+            wrapper, targets = node.value.func, node.value.args
+            kind = getattr(wrapper, "id", "")
+            if kind in KINDS and len(targets) == 1 and isinstance(targets[0], ast.Attribute):
+                listed[targets[0].attr] = kind
     return listed
 
 
@@ -419,3 +423,23 @@ def test_the_unit_of_work_has_one_concern_per_module() -> None:
     assert {kinds.plays.__module__, kinds.query.__module__} == {"shithead_bot.service.kinds"}
     assert not hasattr(unit, "retry_transient")
     assert not hasattr(unit, "think_first")
+
+
+def test_the_facade_holds_a_core_and_front_ends_never_reach_into_it() -> None:
+    """GameService composes a Core (it is not one); the front ends (``telegram``, ``timers``, the
+    command lines, ``bench``) call use cases and read plain properties, never a session, a
+    transaction or a loaded game."""
+    from shithead_bot.service.facade import GameService
+    from shithead_bot.service.unit import Core
+
+    assert not issubclass(GameService, Core)
+    inner = {"core", "sessions", "transaction", "load", "read", "commit"}
+    found = []
+    paths = [
+        p for n, p in modules().items() if n.startswith("shithead_bot") and not n.startswith("shithead_bot.service")
+    ]
+    for path in [*paths, *(ROOT / "bench").glob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and node.attr in inner and "service" in ast.unparse(node.value):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} {ast.unparse(node)}")
+    assert found == []

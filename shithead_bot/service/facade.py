@@ -9,11 +9,18 @@ that only read (likewise)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Self
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from persistence.models import utcnow
+from shithead_bot.config import Settings
 from shithead_bot.service import (
     archive,
     away,
     chats,
-    clock,
     lifecycle,
     lobby,
     messages,
@@ -21,13 +28,57 @@ from shithead_bot.service import (
     standings,
     verification,
 )
+from shithead_bot.service import clock as timers
 from shithead_bot.service import play as playing
 from shithead_bot.service.kinds import plays, query, use_case, write
-from shithead_bot.service.unit import Core
+from shithead_bot.service.outbox import Outbox
+from shithead_bot.service.unit import Clock, Core
 
 
-class GameService(Core):
-    """Every use case, by family. Each takes plain ids and returns a Result or frozen snapshots."""
+class GameService:
+    """Every use case, by family. Each takes plain ids and returns a Result or frozen snapshots.
+
+    The service holds a :class:`Core` (sessions, the transaction, loading a game) and is not one: a
+    front end calls use cases and reads a few plain properties, never a session. Tests that need raw
+    sessions reach ``service.core``."""
+
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        settings: Settings | None = None,
+        *,
+        clock: Clock = utcnow,
+        seed_source: Callable[[], int] | None = None,
+    ) -> None:
+        self.core = Core(sessions, settings, clock=clock, seed_source=seed_source)
+
+    @classmethod
+    def connect(cls, settings: Settings) -> Self:
+        """A service on the database of ``settings`` (its own engine: :meth:`close` it at the end)."""
+        service = cls.__new__(cls)
+        service.core = Core.connect(settings)
+        return service
+
+    async def close(self) -> None:
+        """Close the database connections of a service that :meth:`connect` made."""
+        await self.core.close()
+
+    def outbox(self, *, lease: timedelta = timedelta(seconds=30)) -> Outbox:
+        """The outbox of this service's database, on its clock (it pauses a silenced chat's game)."""
+        return Outbox(self.core.sessions, clock=self.core.clock, lease=lease, core=self.core)
+
+    @property
+    def settings(self) -> Settings:
+        return self.core.settings
+
+    @property
+    def dialect(self) -> str:
+        """The database's dialect name (``postgresql``: the fleet shares its send rate there)."""
+        return self.core.dialect
+
+    def clock(self) -> datetime:
+        """Now, on the service's clock (the tests' is a fake one)."""
+        return self.core.clock()
 
     # the lobby
     open_lobby = use_case(lobby.open_lobby)
@@ -45,13 +96,13 @@ class GameService(Core):
     forfeit = plays(playing.forfeit)
 
     # idle players: the timers
-    due = query(clock.due)
-    next_due_at = query(clock.next_due_at)
-    fire_due = plays(clock.fire_due)
-    nudge = use_case(clock.nudge)
-    set_turn_time = use_case(clock.set_turn_time)
-    set_quiet_hours = write(clock.set_quiet_hours)
-    quiet_hours = query(clock.quiet_hours)
+    due = query(timers.due)
+    next_due_at = query(timers.next_due_at)
+    fire_due = plays(timers.fire_due)
+    nudge = use_case(timers.nudge)
+    set_turn_time = use_case(timers.set_turn_time)
+    set_quiet_hours = write(timers.set_quiet_hours)
+    quiet_hours = query(timers.quiet_hours)
 
     # away: a stand-in plays for an absent player
     go_away = plays(away.go_away)

@@ -102,11 +102,11 @@ async def test_two_workers_fire_200_simultaneous_deadlines_once(fake: FakeTelegr
         fake.set_delivery_targets([str(c.params["url"]) for c in fake.calls_of("setWebhook")][:2])
         # Both workers are up: now every deadline falls due within the same second.
         soon = utcnow() + timedelta(seconds=3)
-        async with service.sessions() as session, session.begin():
+        async with service.core.sessions() as session, session.begin():
             await session.execute(update(Game).values(deadline_at=soon, due_at=soon, reminders_sent=9))
 
         async def timeouts() -> dict[int, int]:
-            async with service.sessions() as session:
+            async with service.core.sessions() as session:
                 query = select(Move.game_id, func.count()).where(Move.actor == "timeout", Move.move == "r")
                 return dict((await session.execute(query.group_by(Move.game_id))).all())
 
