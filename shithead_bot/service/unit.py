@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -103,6 +104,7 @@ class GameTx:
     notices: list[Notice] = field(default_factory=list)
     finished: bool = False  # the game ended in this transaction: it is rated when it commits
     thinker: Thinker | None = None  # computers' decisions known ahead (None: decided inline)
+    hand_over: bool = False  # a press: its delivery may plan from this commit's snapshot (see Handed)
 
     def seat_of(self, player_id: int) -> Seat | None:
         return next((s for s in self.seats if s.player_id == player_id), None)
@@ -169,6 +171,28 @@ class GameTx:
         )
 
 
+@dataclass(frozen=True)
+class Handed:
+    """A press's committed game, handed to the first plan of its delivery (``Outbox``) so that the
+    delivery does not read the same game, seats and chat again milliseconds later. It stands for the
+    game only while the notices that plan claims are exactly the ones this commit wrote, on their
+    first try: any other change of the game since (another press, a computer, a timer, another
+    worker) writes notices of its own, and the plan reads the game instead. What tells nobody —
+    a sender's report recording a message id — may land in between, as it may today between a
+    plan's read and its sending: the sender already copes with a message id it did not expect."""
+
+    snapshot: GameSnapshot
+    notices: frozenset[int]  # the ids of the outbox rows this commit wrote
+
+    def stands_for(self, claimed: list[tuple[int, int]]) -> bool:
+        """Whether it still is the game for these claimed notices, ``(id, attempts)`` each."""
+        return {i for i, _ in claimed} == self.notices and all(attempts == 1 for _, attempts in claimed)
+
+
+HANDED = "handed"  # the session's info key of a commit's Handed, published once it committed
+MAX_HANDED = 256  # games whose last press's snapshot waits for its delivery, at most (the oldest go)
+
+
 class Core:
     """What every use case needs, and the transaction they run in."""
 
@@ -190,6 +214,7 @@ class Core:
         self._write_lock = asyncio.Lock() if self.dialect == "sqlite" else None
         self._engine: AsyncEngine | None = None
         self.ended_games: tuple[datetime, dict[str, int]] | None = None  # the vitals' count of ended games, when
+        self._handed: OrderedDict[int, Handed] = OrderedDict()  # game id -> its last press, committed
 
     @classmethod
     def connect(cls, settings: Settings) -> Self:
@@ -221,8 +246,10 @@ class Core:
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[AsyncSession]:
         try:
-            async with self.sessions() as session, session.begin():
-                yield session
+            async with self.sessions() as session:
+                async with session.begin():
+                    yield session
+                self._publish(session.info.pop(HANDED, None))
         except StaleDataError as exc:
             raise StaleVersionError("the game changed under this transaction") from exc
         except IntegrityError as exc:
@@ -231,6 +258,18 @@ class Core:
             if "move" in str(exc.orig).lower():
                 raise StaleVersionError("another change won the race") from exc
             raise
+
+    def _publish(self, handed: Handed | None) -> None:
+        if handed is None:
+            return
+        self._handed.pop(handed.snapshot.game.id, None)
+        self._handed[handed.snapshot.game.id] = handed
+        while len(self._handed) > MAX_HANDED:
+            self._handed.popitem(last=False)
+
+    def take_handed(self, game_id: int) -> Handed | None:
+        """The snapshot the game's last press committed, if no delivery took it yet (once)."""
+        return self._handed.pop(game_id, None)
 
     async def load(self, session: AsyncSession, game_id: int, *, write: bool = True) -> GameTx:
         """The game, its seats and chat; for writing, its row is locked and its version bumped."""
@@ -289,13 +328,15 @@ class Core:
         """Write the game, the new moves and the notices: a few statements, no per-row objects."""
         await tx.session.flush()
         await repo.insert_moves(session=tx.session, rows=tx.move_rows)
-        await repo.insert_outbox(
+        ids = await repo.insert_outbox(
             session=tx.session,
             rows=[
                 {"game_id": n.game_id, "kind": str(n.kind), "payload": n.to_json(), "created_at": tx.now}
                 for n in tx.notices
             ],
         )
+        if tx.hand_over and ids and not tx.finished:  # (a finished game's ratings are written apart)
+            tx.session.info[HANDED] = Handed(tx.snapshot(), frozenset(ids))
         if tx.finished:
             await ratings.record_game(
                 tx.session, game_id=tx.game.id or 0, chat_id=tx.game.chat_id, seats=tx.seats, when=tx.now
