@@ -443,3 +443,26 @@ def test_the_facade_holds_a_core_and_front_ends_never_reach_into_it() -> None:
             if isinstance(node, ast.Attribute) and node.attr in inner and "service" in ast.unparse(node.value):
                 found.append(f"{path.relative_to(ROOT)}:{node.lineno} {ast.unparse(node)}")
     assert found == []
+
+
+def test_the_read_model_of_a_game_holds_no_deal_secret() -> None:
+    """Privacy: ``GameInfo`` (what every renderer gets) has no seed or salt; a game's snapshot
+    carries them only once it is over (``Revealed``), and nothing under ``shithead_bot/telegram``
+    reads a seed or salt but from that value. Export and verification read them from the record."""
+    from dataclasses import fields
+
+    from persistence.models import Game
+    from shithead_bot.service.snapshot import GameInfo, Revealed
+
+    assert not {f.name for f in fields(GameInfo)} & {"seed", "salt", "deal_salt"}
+    assert Revealed.of(Game(chat_id=1, status="playing", seed=7, deal_salt="s")) is None
+    assert Revealed.of(Game(chat_id=1, status="finished", seed=7, deal_salt="s")) == Revealed(7, "s")
+    found = []
+    for name, path in modules().items():
+        if not name.startswith("shithead_bot.telegram"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            secret = isinstance(node, ast.Attribute) and node.attr in {"seed", "salt", "deal_salt"}
+            if secret and not ast.unparse(node.value).endswith("revealed"):  # type: ignore[attr-defined]
+                found.append(f"{name}:{node.lineno} {ast.unparse(node)}")
+    assert found == []

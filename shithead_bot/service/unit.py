@@ -45,7 +45,7 @@ from shithead_bot.service.errors import (
 )
 from shithead_bot.service.notices import Announcement, AnnouncePayload, NoPayload, Notice, NoticeKind, Payload
 from shithead_bot.service.schedule import QuietHours
-from shithead_bot.service.snapshot import ChatSnapshot, GameInfo, GameSnapshot, MoveLine, SeatSnapshot
+from shithead_bot.service.snapshot import ChatSnapshot, GameInfo, GameSnapshot, MoveLine, Revealed, SeatSnapshot
 from shithead_bot.service.status import Actor, GameStatus
 from shithead_bot.service.thinking import Thinker, draw_seed
 
@@ -152,22 +152,23 @@ class GameTx:
     def snapshot(self, moves: tuple[MoveLine, ...] = ()) -> GameSnapshot:
         """The frozen read model of this game as it is in the transaction."""
         return GameSnapshot(
-            GameInfo.of(self.game),
-            [
+            game=GameInfo.of(self.game),
+            seats=[
                 SeatSnapshot.of(
                     s,
-                    self.languages.get(s.number),
-                    self.away.get(s.number),
-                    self.stood_in(s.number),
+                    language=self.languages.get(s.number),
+                    away_until=self.away.get(s.number),
+                    stood_in=self.stood_in(s.number),
                     last_active_at=self.active.get(s.number),
                     notify=self.notify_modes.get(s.number, "smart"),
                 )
                 for s in self.seats
             ],
-            ChatSnapshot.of(self.chat),
-            self.now,
-            self.state.copy() if self.state is not None else None,
-            moves,
+            chat=ChatSnapshot.of(self.chat),
+            now=self.now,
+            state=self.state.copy() if self.state is not None else None,
+            moves=moves,
+            revealed=Revealed.of(self.game),
         )
 
 
