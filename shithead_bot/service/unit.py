@@ -231,7 +231,8 @@ class Core:
             await self._engine.dispose()
 
     def seed_source(self) -> int:
-        """A new game's seed (the same again when the use case runs again: see :func:`~shithead_bot.service.thinking.think_first`)."""
+        """A new game's seed (the same again when the use case runs again: see
+        :func:`~shithead_bot.service.thinking.think_first`)."""
         return draw_seed(self._seed_source)
 
     @asynccontextmanager
