@@ -47,6 +47,7 @@ async def test_fast_game_with_a_player_who_never_answers(
     assert find(fake, GROUP, alice.user_id, "Bob was removed after 3 missed turns in a row") is not None
     timed_out = [m.text for m in fake.history(GROUP) if "⏰ Time ran out: Bob" in m.text]
     assert timed_out, "the table tells who timed out"
+
     # Each reminder goes once its turn is over; the last one is deleted right after the result is
     # sent (same step), so wait for that call rather than read the chat at the result's arrival.
     def no_reminder_left() -> bool:
