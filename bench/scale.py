@@ -437,7 +437,6 @@ async def overload(url: str, games: int, per_second: float, seconds: float) -> d
     outbox and the real sender against the fake Bot API, the global rate ``per_second``."""
     from telegram.ext import ExtBot
 
-    from shithead_bot.service import Outbox
     from shithead_bot.telegram.callback_data import Codec
     from shithead_bot.telegram.delivery import Delivery
     from shithead_bot.telegram.ratelimit import Limits, SendRate
@@ -477,7 +476,7 @@ async def overload(url: str, games: int, per_second: float, seconds: float) -> d
         )
         async with bot:
             delivery = Delivery(bot, Codec(b"k"), "bench_bot", table_seconds=0)
-            outbox = Outbox(sessions, core=service)
+            outbox = service.outbox()
             start = time.perf_counter()
             deadline = start + seconds
             while time.perf_counter() < deadline:

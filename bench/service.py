@@ -171,7 +171,6 @@ async def sessions_per_press(url: str, moves: int = 60) -> dict[str, object]:
     from telegram import Bot
 
     from shithead_bot.config import Settings
-    from shithead_bot.service import Outbox
     from shithead_bot.telegram.callback_data import Codec
     from shithead_bot.telegram.context import BotContext
     from shithead_bot.telegram.delivery import Delivery
@@ -192,7 +191,7 @@ async def sessions_per_press(url: str, moves: int = 60) -> dict[str, object]:
             bench_group(fake)
             async with Bot(fake.token, base_url=fake.base_url, base_file_url=fake.base_file_url) as bot:
                 delivery = Delivery(bot, Codec(b"k"), "bench_bot", table_seconds=0)
-                outbox = Outbox(sessions, core=service)
+                outbox = service.outbox()
                 ctx = BotContext(service, outbox, delivery, Codec(b"k"), Settings(), "bench_bot")
                 game_id = await new_game(service, -1)
                 await ctx.deliver(game_id)
@@ -230,7 +229,6 @@ async def press_costs(url: str, moves: int = 60) -> dict[str, object]:
     from telegram.ext import ExtBot
 
     from shithead_bot.config import Settings
-    from shithead_bot.service import Outbox
     from shithead_bot.telegram.callback_data import Codec
     from shithead_bot.telegram.context import BotContext
     from shithead_bot.telegram.delivery import Delivery
@@ -262,7 +260,7 @@ async def press_costs(url: str, moves: int = 60) -> dict[str, object]:
             urls = {"base_url": fake.base_url, "base_file_url": fake.base_file_url}
             async with ExtBot(fake.token, rate_limiter=rate, **urls) as bot:
                 delivery = Delivery(bot, Codec(b"k"), "bench_bot", table_seconds=0)
-                outbox = Outbox(sessions, core=service)
+                outbox = service.outbox()
                 ctx = BotContext(service, outbox, delivery, Codec(b"k"), Settings(), "bench_bot")
                 game_id = await new_game(service, -1)
                 await ctx.deliver(game_id)

@@ -59,7 +59,7 @@ def make_engine(url: str = DEFAULT_URL, *, echo: bool = False, pool_size: int = 
         return engine
     # No ping before each checkout (a round trip and a server transaction per use): a connection the
     # server dropped fails its first statement instead, which invalidates the pool's connections, and
-    # every use case is tried again on such a fault (shithead_bot/service/unit.py, retry_transient).
+    # every use case is tried again on such a fault (shithead_bot/service/faults.py, retry_transient).
     return create_async_engine(
         url, echo=echo, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=False, hide_parameters=True
     )

@@ -287,29 +287,77 @@ def test_notice_payloads_are_read_typed() -> None:
     assert found == []
 
 
-MOVERS = {"settle", "deal", "play_computers"}  # where computers (and stand-ins) move
+MOVERS = frozenset({"settle", "deal", "play_computers"})  # where computers (and stand-ins) move
+# where a unit of work writes: a transaction, a session's writes, SQL's insert/update/delete, autocommit
+WRITES = "<writes>"
+WRITERS = frozenset({WRITES})
+NOTIFIERS = frozenset({"notify", "announce"})
+KINDS = frozenset(
+    {"plays", "use_case", "write", "query"}
+)  # the kinds of use case (service/kinds.py)  # where a use case writes a notice
 
 
 def service_calls() -> dict[str, set[str]]:
-    """Each service function's name, and the names it calls (a call graph by name, module-wide)."""
+    """Each service (and repository) function's name, and the names it calls (a call graph by name,
+    module-wide)."""
     graph: dict[str, set[str]] = {}
-    for path in (ROOT / "shithead_bot" / "service").glob("*.py"):
+    paths = [*(ROOT / "shithead_bot" / "service").glob("*.py"), *(ROOT / "persistence" / "repo").glob("*.py")]
+    for path in paths:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 called = graph.setdefault(node.name, set())
                 for call in ast.walk(node):
                     if isinstance(call, ast.Call):
                         func = call.func
-                        called.add(func.id if isinstance(func, ast.Name) else getattr(func, "attr", ""))
+                        if isinstance(func, ast.Name):
+                            called.add(func.id)
+                        elif isinstance(func, ast.Attribute) and _ours(func.value):
+                            called.add(func.attr)
+                        if _writes(func):
+                            called.add(WRITES)
     return graph
 
 
-def reaches(graph: dict[str, set[str]], name: str, seen: set[str] | None = None) -> bool:
+def _ours(receiver: ast.expr) -> bool:
+    """A receiver whose methods are the project's: a module, the core, a game in a transaction, a
+    session (not a statement being built, whose ``.join`` is not :func:`lobby.join`)."""
+    name = receiver.id if isinstance(receiver, ast.Name) else getattr(receiver, "attr", "")
+    modules_named = {p.stem for p in (ROOT / "shithead_bot" / "service").glob("*.py")} | {"repo", "playing"}
+    return name in modules_named | {"core", "tx", "self", "cls", "session", "service", "thinker"}
+
+
+def _writes(func: ast.expr) -> bool:
+    """A call that writes: SQL's insert/update/delete, a session's add/commit, a transaction
+    (``core.transaction()``, ``session.begin()``, ``core.commit(tx)``), an autocommit connection."""
+    if isinstance(func, ast.Name):
+        return func.id in {"insert", "update", "delete"}
+    if not isinstance(func, ast.Attribute):
+        return False
+    receiver = ast.unparse(func.value)
+    if func.attr in {"transaction", "connection", "begin"}:
+        return True
+    return func.attr in {"add", "commit", "delete"} and receiver.endswith(("session", "core"))
+
+
+def reaches(graph: dict[str, set[str]], name: str, seen: set[str] | None = None, ends: frozenset[str] = MOVERS) -> bool:
     seen = set() if seen is None else seen
-    if name in MOVERS:
+    if name in ends:
         return True
     seen.add(name)
-    return any(reaches(graph, callee, seen) for callee in graph.get(name, set()) - seen)
+    return any(reaches(graph, callee, seen, ends) for callee in graph.get(name, set()) - seen)
+
+
+def facade_kinds() -> dict[str, str]:
+    """Each use case the facade lists (by its function's name), and its kind."""
+    tree = ast.parse((ROOT / "shithead_bot" / "service" / "facade.py").read_text())
+    listed = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            wrapper, targets = node.value.func, node.value.args
+            kind = getattr(wrapper, "id", "")
+            if kind in KINDS and len(targets) == 1 and isinstance(targets[0], ast.Attribute):
+                listed[targets[0].attr] = kind
+    return listed
 
 
 def test_only_use_cases_where_computers_move_rerun_after_thinking() -> None:
@@ -317,19 +365,13 @@ def test_only_use_cases_where_computers_move_rerun_after_thinking() -> None:
     in it: elsewhere the rerun is dead weight, and a missing one would let a search run in the
     transaction."""
     graph = service_calls()
-    tree = ast.parse((ROOT / "shithead_bot" / "service" / "facade.py").read_text())
-    listed = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
-            wrapper, (target,) = node.value.func, node.value.args
-            if isinstance(wrapper, ast.Name) and isinstance(target, ast.Attribute):
-                listed[target.attr] = wrapper.id
+    listed = facade_kinds()
     assert listed["play"] == "plays"
-    assert listed["record_game_messages"] == "use_case"
+    assert listed["record_game_messages"] == "write"
     wrong = {
         name: wrapper
         for name, wrapper in listed.items()
-        if wrapper != "query" and (wrapper == "plays") != reaches(graph, name)
+        if wrapper in ("plays", "use_case") and (wrapper == "plays") != reaches(graph, name)
     }
     assert not wrong, wrong
 
@@ -347,3 +389,86 @@ def test_every_function_fits_a_screen() -> None:
         and (node.end_lineno or 0) - node.lineno + 1 > LONGEST_FUNCTION
     ]
     assert long == []
+
+
+def test_each_use_case_is_listed_as_what_it_does() -> None:
+    """A ``query`` writes nothing (no transaction, no session write, no autocommit statement); a
+    ``write`` writes but tells nobody (no notice) and moves no computer; a ``use_case`` or a
+    ``plays`` writes notices."""
+    graph = service_calls()
+    listed = facade_kinds()
+    assert listed["reserve_send"] == listed["hold_sends"] == "write"
+    wrong = {}
+    for name, kind in listed.items():
+        writes = reaches(graph, name, ends=WRITERS)
+        tells = reaches(graph, name, ends=NOTIFIERS)
+        moves = reaches(graph, name)
+        expected = "query" if not writes else "write" if not tells else "plays" if moves else "use_case"
+        if kind != expected:
+            wrong[name] = f"{kind}, but it does what a {expected} does"
+    assert not wrong, wrong
+
+
+def test_every_module_of_the_bot_is_a_few_hundred_lines() -> None:
+    """A newcomer reads a module of ``shithead_bot/`` in one sitting: no more than 450 lines."""
+    big = [
+        f"{name}: {lines} lines"
+        for name, path in modules().items()
+        if name.startswith("shithead_bot") and (lines := len(path.read_text().splitlines())) > 450
+    ]
+    assert big == []
+
+
+def test_the_unit_of_work_has_one_concern_per_module() -> None:
+    """Retry on a database fault (faults), the rerun after thinking (thinking), the kinds of use
+    case (kinds) and the transaction (unit) each live in their own module."""
+    from shithead_bot.service import faults, kinds, thinking, unit
+
+    assert faults.retry_transient.__module__ == "shithead_bot.service.faults"
+    assert thinking.think_first.__module__ == "shithead_bot.service.thinking"
+    assert {kinds.plays.__module__, kinds.query.__module__} == {"shithead_bot.service.kinds"}
+    assert not hasattr(unit, "retry_transient")
+    assert not hasattr(unit, "think_first")
+
+
+def test_the_facade_holds_a_core_and_front_ends_never_reach_into_it() -> None:
+    """GameService composes a Core (it is not one); the front ends (``telegram``, ``timers``, the
+    command lines, ``bench``) call use cases and read plain properties, never a session, a
+    transaction or a loaded game."""
+    from shithead_bot.service.facade import GameService
+    from shithead_bot.service.unit import Core
+
+    assert not issubclass(GameService, Core)
+    inner = {"core", "sessions", "transaction", "load", "read", "commit"}
+    found = []
+    paths = [
+        p for n, p in modules().items() if n.startswith("shithead_bot") and not n.startswith("shithead_bot.service")
+    ]
+    for path in [*paths, *(ROOT / "bench").glob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and node.attr in inner and "service" in ast.unparse(node.value):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} {ast.unparse(node)}")
+    assert found == []
+
+
+def test_the_read_model_of_a_game_holds_no_deal_secret() -> None:
+    """Privacy: ``GameInfo`` (what every renderer gets) has no seed or salt; a game's snapshot
+    carries them only once it is over (``Revealed``), and nothing under ``shithead_bot/telegram``
+    reads a seed or salt but from that value. Export and verification read them from the record."""
+    from dataclasses import fields
+
+    from persistence.models import Game
+    from shithead_bot.service.snapshot import GameInfo, Revealed
+
+    assert not {f.name for f in fields(GameInfo)} & {"seed", "salt", "deal_salt"}
+    assert Revealed.of(Game(chat_id=1, status="playing", seed=7, deal_salt="s")) is None
+    assert Revealed.of(Game(chat_id=1, status="finished", seed=7, deal_salt="s")) == Revealed(7, "s")
+    found = []
+    for name, path in modules().items():
+        if not name.startswith("shithead_bot.telegram"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            secret = isinstance(node, ast.Attribute) and node.attr in {"seed", "salt", "deal_salt"}
+            if secret and not ast.unparse(node.value).endswith("revealed"):  # type: ignore[attr-defined]
+                found.append(f"{name}:{node.lineno} {ast.unparse(node)}")
+    assert found == []

@@ -24,10 +24,12 @@ from persistence.repo.common import _insert, dialect_of, insert_if_missing
 # ----------------------------------------------------------------------------- the outbox
 
 
-async def insert_outbox(*, session: AsyncSession, rows: list[dict[str, Any]]) -> None:
-    """Add notices in one statement."""
-    if rows:
-        await session.execute(insert(Outbox), rows)
+async def insert_outbox(*, session: AsyncSession, rows: list[dict[str, Any]]) -> list[int]:
+    """Add notices in one statement; their ids."""
+    if not rows:
+        return []
+    found = await session.execute(insert(Outbox).returning(col(Outbox.id)), rows)
+    return [notice_id or 0 for notice_id in found.scalars()]
 
 
 async def claim_outbox(

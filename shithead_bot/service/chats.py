@@ -159,7 +159,7 @@ async def chat_language(core: Core, chat_id: int) -> str | None:
     return chat.language if chat is not None else None
 
 
-async def update_chat(core: Core, chat_id: int, **settings: object) -> ChatSnapshot:
+async def update_chat(core: Core, /, chat_id: int, **settings: object) -> ChatSnapshot:
     """Change a chat's settings (game kind, preset, house rules, reminders, timeouts, language…)."""
     async with core.transaction() as session:
         chat = await _chat_or_raise(session, chat_id)

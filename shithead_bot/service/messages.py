@@ -40,7 +40,7 @@ async def may_message(core: Core, player_id: int) -> bool:
         return player is not None and player.can_message
 
 
-async def record_game_messages(core: Core, game_id: int, **message_ids: int | bool | None) -> None:
+async def record_game_messages(core: Core, /, game_id: int, **message_ids: int | bool | None) -> None:
     """Remember the lobby/table message ids the front end keeps editing (``table_is_picture``: the
     table message is a photo)."""
     async with core.transaction() as session:

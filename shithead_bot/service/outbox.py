@@ -26,6 +26,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from datetime import datetime, timedelta
 from itertools import groupby
 from typing import TypeVar
@@ -38,12 +39,13 @@ from persistence.models import Outbox as OutboxRow
 from persistence.models import utcnow
 from shithead_bot.service.chats import silenced
 from shithead_bot.service.errors import GameNotFoundError
+from shithead_bot.service.faults import is_transient as is_transient_db
+from shithead_bot.service.faults import retry_transient
 from shithead_bot.service.inbox import Inbox, read_inbox
 from shithead_bot.service.notices import Notice, NoticeKind
 from shithead_bot.service.report import Plan, Report
 from shithead_bot.service.snapshot import GameSnapshot, moves_of
-from shithead_bot.service.unit import Core, retry_transient
-from shithead_bot.service.unit import is_transient as is_transient_db
+from shithead_bot.service.unit import Core, Handed
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -131,7 +133,8 @@ class Outbox:
         if stopping(sender):  # what is pending stays for the next worker, untouched
             return 0
         async with self.sessions() as session, session.begin():
-            plans = await self._claim(session, game_id=game_id, limit=limit, older_than=older_than)
+            handed = self.core.take_handed(game_id) if game_id is not None else None
+            plans = await self._claim(session, game_id=game_id, limit=limit, older_than=older_than, handed=handed)
         return sum(await asyncio.gather(*(self._rounds(sender, plan) for plan in plans)))
 
     async def _rounds(self, sender: Sender, plan: Plan) -> int:
@@ -156,8 +159,10 @@ class Outbox:
         game_id: int | None = None,
         limit: int = 200,
         older_than: timedelta | None = None,
+        handed: Handed | None = None,
     ) -> list[Plan]:
-        """Claim pending notices and read, in this session, what sending them needs: a plan per game."""
+        """Claim pending notices and read, in this session, what sending them needs: a plan per game
+        (``handed``: the game as the press whose delivery this is committed it, see :class:`Handed`)."""
         now = self.clock()
         rows = await repo.claim_outbox(
             session=session, now=now, lease=self.lease, limit=limit, game_id=game_id, older_than=older_than
@@ -167,27 +172,28 @@ class Outbox:
         games.sort(key=lambda group: group[0].id or 0)  # the game waiting longest first: it asks the rate first
         plans = []
         for group in games:
-            plan = await self._plan(session, group[0].game_id or 0, group)
+            plan = await self._plan(session, group[0].game_id or 0, group, handed)
             if plan is not None:
                 plans.append(plan)
         return plans
 
-    async def _plan(self, session: AsyncSession, game_id: int, rows: list[OutboxRow]) -> Plan | None:
+    async def _plan(
+        self, session: AsyncSession, game_id: int, rows: list[OutboxRow], handed: Handed | None = None
+    ) -> Plan | None:
         notices = tuple(Notice.from_row(r.kind, game_id, r.payload, r.id, r.attempts) for r in rows)
-        tx = await self.core.read(session, game_id, lock=False)
-        if tx is None:  # cannot be rendered: failed, like a sender's error
+        game = await self._game(session, game_id, rows, handed)
+        if game is None:  # cannot be rendered: failed, like a sender's error
             cause = GameNotFoundError(f"no game {game_id}")
             await self._release(session, list(notices), cause, transient=False, now=self.clock())
             return None
         moves = moves_of(await repo.last_moves(session=session, game_id=game_id, count=MOVES))
-        unrecorded = {s.number for s in tx.seats if s.private_message_id is None}  # a press on an unknown copy
+        unrecorded = {s.number for s in game.seats if s.private_message_id is None}  # a press on an unknown copy
         pressed_unknown = any(n.kind == NoticeKind.MOVED and n.seat in unrecorded for n in notices)
-        players = [s.player_id for s in tx.seats if s.player_id is not None]
+        players = [s.player_id for s in game.seats if s.player_id is not None]
         known = await self._known(session, players, notices, also=pressed_unknown)
         held = time.monotonic() + self.lease.total_seconds() * HELD_SHARE  # a margin for the report's write
-        game = tx.snapshot(moves)
         inboxes = await self._inboxes(session, game, notices)
-        return Plan(game, notices, known, held_until=held, inboxes=inboxes)
+        return Plan(replace(game, moves=moves), notices, known, held_until=held, inboxes=inboxes)
 
     async def _inboxes(
         self, session: AsyncSession, game: GameSnapshot, notices: tuple[Notice, ...]
@@ -196,6 +202,17 @@ class Outbox:
         players = {game.seat(n.seat).player_id for n in notices if n.kind == NoticeKind.INBOX and n.seat is not None}
         now = self.clock()
         return {p: await read_inbox(session, p, now) for p in sorted(p for p in players if p is not None)}
+
+    async def _game(
+        self, session: AsyncSession, game_id: int, rows: list[OutboxRow], handed: Handed | None
+    ) -> GameSnapshot | None:
+        """The game to render: as the press committed it, when these are exactly that press's
+        notices on their first try (nothing else touched the game since); else read now."""
+        claimed = [(r.id or 0, r.attempts) for r in rows]
+        if handed is not None and handed.snapshot.game.id == game_id and handed.stands_for(claimed):
+            return replace(handed.snapshot, now=self.core.clock())
+        tx = await self.core.read(session, game_id, lock=False)
+        return None if tx is None else tx.snapshot()
 
     async def _known(
         self, session: AsyncSession, players: list[int], notices: tuple[Notice, ...], *, also: bool = False

@@ -42,6 +42,7 @@ async def play(
         seat.timeouts_in_row = 0
         tx.hand_back = True  # the press is answered before a computer thinks: see play_on
         settle(tx, core.settings)
+        tx.hand_over = True  # its delivery plans from what this commits (unit.Handed)
         return await core.commit(tx)
 
 

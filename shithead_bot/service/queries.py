@@ -102,9 +102,19 @@ async def record(core: Core, game_id: int) -> GameRecord:
     names = tuple(s.name for s in seats)
     dealt = game.snapshot is not None
     return GameRecord(
-        game.id or 0, game.kind, dict(game.rules), game.seed, game.dealer, GameStatus(game.status), dealt, names, log,
-        tuple(SeatSnapshot.of(s) for s in seats), game.deal_salt, game.deal_commitment,
-    )  # fmt: skip
+        id=game.id or 0,
+        kind=game.kind,
+        rules=dict(game.rules),
+        seed=game.seed,
+        dealer=game.dealer,
+        status=GameStatus(game.status),
+        dealt=dealt,
+        names=names,
+        moves=log,
+        seats=tuple(SeatSnapshot.of(s) for s in seats),
+        salt=game.deal_salt,
+        commitment=game.deal_commitment,
+    )
 
 
 async def rebuild(core: Core, game_id: int) -> AnyState:

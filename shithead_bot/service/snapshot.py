@@ -8,9 +8,9 @@ text from :meth:`GameSnapshot.view` — a seat's view, or the spectator's — ne
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine import (
     AnyRules,
@@ -29,8 +29,32 @@ from persistence.models import Move as MoveRow
 from shithead_bot.service.autoplay import timeout_moves
 from shithead_bot.service.status import Actor, GameStatus
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
 ACTIVE = (GameStatus.SWAPPING, GameStatus.PLAYING)
 OVER = (GameStatus.FINISHED, GameStatus.ABORTED)
+D = TypeVar("D", bound="DataclassInstance")
+
+
+def from_row(cls: type[D], row: object, **given: Any) -> D:
+    """A read model of a row, by keyword: each field from the row's attribute of the same name, but
+    those ``given`` (converted, or not the row's)."""
+    names = [f.name for f in fields(cls) if f.init and f.name not in given]
+    return cls(**{name: getattr(row, name) for name in names}, **given)
+
+
+@dataclass(frozen=True)
+class Revealed:
+    """The deal's secrets, shown once the game is over: the seed and the salt behind its fingerprint."""
+
+    seed: int
+    salt: str | None  # None: dealt before commitments
+
+    @classmethod
+    def of(cls, game: Game) -> Revealed | None:
+        """The secrets of a game that is over; None while it is not (they stay in the database)."""
+        return cls(game.seed, game.deal_salt) if GameStatus(game.status) in OVER else None
 
 
 @dataclass(frozen=True)
@@ -77,26 +101,14 @@ class SeatSnapshot:
         last_active_at: datetime | None = None,
         notify: str = "smart",
     ) -> SeatSnapshot:
-        return cls(
-            seat.number,
-            seat.name,
-            seat.player_id,
-            seat.computer_level,
-            seat.place,
-            seat.is_loser,
-            seat.forfeited,
-            seat.timeouts_in_row,
-            seat.keyboard_version,
-            seat.private_message_id,
-            seat.message_version,
-            seat.reminder_message_id,
-            language,
-            away_until,
-            stood_in,
-            seat.called_version,
-            last_active_at,
-            notify,
-            seat.nudge_at,
+        return from_row(
+            cls,
+            seat,
+            language=language,
+            away_until=away_until,
+            stood_in=stood_in,
+            last_active_at=last_active_at,
+            notify=notify,
         )
 
 
@@ -137,31 +149,18 @@ class ChatSnapshot:
 
     @classmethod
     def of(cls, chat: Chat) -> ChatSnapshot:
-        return cls(
-            chat.id,
-            chat.kind,
-            chat.title,
-            chat.game_kind,
-            chat.preset,
-            dict(chat.house_rules),
-            chat.turn_seconds,
-            tuple(chat.reminders) if chat.reminders is not None else None,
-            chat.max_timeouts,
-            chat.deadlines_skip_quiet,
-            chat.language,
-            chat.table_style,
-            chat.timezone,
-            chat.standin_level,
-            chat.on_timeout,
-            chat.after_timeouts,
-            chat.settings_version,
-            chat.photos_refused_until,
+        return from_row(
+            cls,
+            chat,
+            house_rules=dict(chat.house_rules),
+            reminders=tuple(chat.reminders) if chat.reminders is not None else None,
         )
 
 
 @dataclass(frozen=True)
 class GameInfo:
-    """A game's row as read. ``seed`` and ``snapshot`` are for replays and audits, never shown."""
+    """A game's row as read, without the deal's secrets (seed, salt: :class:`Revealed`, once it is
+    over, and :class:`GameRecord` for export and verification). ``snapshot`` is never shown."""
 
     id: int
     chat_id: int
@@ -170,7 +169,6 @@ class GameInfo:
     rules: dict[str, Any]
     version: int
     move_count: int
-    seed: int
     dealer: int
     snapshot: dict[str, Any] | None
     created_by: int | None
@@ -186,37 +184,17 @@ class GameInfo:
     message_thread_id: int | None  # the forum topic the game lives in (None: the chat, or General)
     table_is_picture: bool = False  # the table message is a photo (edited with editMessageMedia)
     deal_commitment: str | None = None  # the deal's fingerprint, published at the start (None: an older game)
-    deal_salt: str | None = None  # secret until the game is over, like the seed
     table_edited_at: datetime | None = None  # the table message's last edit (its throttle counts from it)
 
     @classmethod
     def of(cls, game: Game) -> GameInfo:
-        return cls(
-            game.id or 0,
-            game.chat_id,
-            game.kind,
-            GameStatus(game.status),
-            dict(game.rules),
-            game.version,
-            game.move_count,
-            game.seed,
-            game.dealer,
-            game.snapshot,
-            game.created_by,
-            game.rematch_of,
-            game.turn_seconds,
-            game.deadline_at,
-            game.due_at,
-            game.started_at,
-            game.finished_at,
-            tuple(game.pause_votes),
-            game.lobby_message_id,
-            game.table_message_id,
-            game.message_thread_id,
-            game.table_is_picture,
-            game.deal_commitment,
-            game.deal_salt,
-            game.table_edited_at,
+        return from_row(
+            cls,
+            game,
+            id=game.id or 0,
+            status=GameStatus(game.status),
+            rules=dict(game.rules),
+            pause_votes=tuple(game.pause_votes),
         )
 
 
@@ -243,6 +221,7 @@ class GameSnapshot:
     now: datetime
     state: AnyState | None = None
     moves: tuple[MoveLine, ...] = ()  # the newest moves, oldest first (when asked for)
+    revealed: Revealed | None = None  # the deal's seed and salt, once the game is over
 
     @property
     def rules(self) -> AnyRules:

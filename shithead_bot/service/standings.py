@@ -52,7 +52,19 @@ async def chat_ratings(core: Core, chat_id: int, limit: int = 20) -> list[Rating
     async with core.sessions() as session:
         rows = await repo.top_ratings(session=session, chat_id=chat_id, limit=limit)
         names = await _names(session, [r.subject for r in rows])
-    return [RatingLine(r.subject, names[r.subject], chat_id, "", r.mu, r.sigma, r.games, r.losses) for r in rows]
+    return [
+        RatingLine(
+            subject=r.subject,
+            name=names[r.subject],
+            chat_id=chat_id,
+            chat_title="",
+            mu=r.mu,
+            sigma=r.sigma,
+            games=r.games,
+            losses=r.losses,
+        )
+        for r in rows
+    ]
 
 
 async def player_ratings(core: Core, player_id: int, trend_games: int = 5) -> list[RatingLine]:
@@ -71,10 +83,17 @@ async def player_ratings(core: Core, player_id: int, trend_games: int = 5) -> li
                 trend = rating.mu - 3 * rating.sigma - (first.mu_before - 3 * first.sigma_before)
             lines.append(
                 RatingLine(
-                    subject, names[subject], rating.chat_id, title, rating.mu, rating.sigma, rating.games,
-                    rating.losses, round(trend, 2),
+                    subject=subject,
+                    name=names[subject],
+                    chat_id=rating.chat_id,
+                    chat_title=title,
+                    mu=rating.mu,
+                    sigma=rating.sigma,
+                    games=rating.games,
+                    losses=rating.losses,
+                    trend=round(trend, 2),
                 )
-            )  # fmt: skip
+            )
     return lines
 
 

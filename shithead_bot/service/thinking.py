@@ -11,7 +11,7 @@ and an event loop that stays free between decisions. The rerun draws the same se
 (:class:`SeedTape`), so a deal is the same deal. Quick levels are decided inline, within a small
 budget per transaction.
 
-A rerun is as safe as :func:`~shithead_bot.service.unit.retry_transient`'s: nothing of the first
+A rerun is as safe as :func:`~shithead_bot.service.faults.retry_transient`'s: nothing of the first
 attempt was committed. A decision is only reused for the very state it was made for (the key is a
 digest of the whole state), so a rerun that meets another state (another move won the race) just
 thinks again or, after a few rounds, decides inline.
@@ -21,15 +21,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import json
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from concurrent.futures import Executor, ThreadPoolExecutor
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from typing import ParamSpec, Protocol, TypeVar, cast
 
 from engine import AnyState, Move
 from engine.ai import level_name
@@ -37,6 +39,9 @@ from shithead_bot.service import pool
 from shithead_bot.service.autoplay import computer_move, computer_seed, next_computer, next_forced
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+P = ParamSpec("P")
 
 QUICK_LEVELS = frozenset({"easy", "normal"})  # microseconds a decision: always inline, whatever one took
 QUICK_SECONDS = 0.002  # another level whose decisions take at most this long is decided inline
@@ -228,3 +233,33 @@ class Thinker:
 
     def slowest(self) -> Mapping[str, float]:
         return dict(self._slowest)
+
+
+class HasThinker(Protocol):
+    """What :func:`think_first` needs of a use case's first argument (the Core)."""
+
+    thinker: Thinker
+
+
+THINKING_ROUNDS = 3  # then the computers' decisions are made inside the transaction
+
+
+def think_first(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+    """Run the use case (its first argument the Core) again after its computers thought ahead
+    (:class:`ThinkFirst`), outside the transaction and off the event loop; a rerun draws the same
+    seeds."""
+
+    @functools.wraps(fn)
+    async def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        core = cast(HasThinker, args[0])
+        with seed_tape() as tape:
+            with deferring(True):
+                for _ in range(THINKING_ROUNDS):
+                    try:
+                        return await fn(*args, **kwargs)
+                    except ThinkFirst as need:
+                        await core.thinker.think(need.chain)
+                    tape.rewind()
+            return await fn(*args, **kwargs)
+
+    return run

@@ -1,32 +1,29 @@
-"""The unit of work around every use case: one transaction, retried on a transient fault.
+"""The unit of work around every use case: one transaction, and the game loaded in it.
 
 :class:`Core` holds what every use case needs (sessions, settings, the clock) and opens the
 transaction; :class:`GameTx` is a game loaded inside one — locked, its version bumped once, its
 new moves and notices collected — and :meth:`Core.commit` writes it all in a few statements.
 Nothing of this leaves the service: callers get a :class:`Result` and frozen snapshots.
 
-A use case is a versioned transaction: it loads the game, checks the version its caller saw, and
-commits everything or nothing. So when the database connection dies under it (a restarted
-server, a terminated backend, a network blip) or PostgreSQL reports a serialization failure or a
-deadlock, running the whole use case again is safe: either the first attempt left nothing behind,
-or it committed and the retry is refused as stale / already done, like a double tap.
+The retry on a transient database fault is in :mod:`~shithead_bot.service.faults`, the rerun
+after computers thought ahead in :mod:`~shithead_bot.service.thinking`, and the wrappers that
+give each use case its kind in :mod:`~shithead_bot.service.kinds`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import secrets
-import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, ParamSpec, Self, TypeVar, cast
+from typing import Any, Self
 
-from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -48,134 +45,14 @@ from shithead_bot.service.errors import (
 )
 from shithead_bot.service.notices import Announcement, AnnouncePayload, NoPayload, Notice, NoticeKind, Payload
 from shithead_bot.service.schedule import QuietHours
-from shithead_bot.service.snapshot import ChatSnapshot, GameInfo, GameSnapshot, MoveLine, SeatSnapshot
+from shithead_bot.service.snapshot import ChatSnapshot, GameInfo, GameSnapshot, MoveLine, Revealed, SeatSnapshot
 from shithead_bot.service.status import Actor, GameStatus
-from shithead_bot.service.thinking import Thinker, ThinkFirst, deferring, draw_seed, seed_tape
+from shithead_bot.service.thinking import Thinker, draw_seed
 from shithead_bot.service.waiting import Waiting, look, watch
 
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], datetime]
-
-T = TypeVar("T")
-P = ParamSpec("P")
-RETRY_SQLSTATES = frozenset({"40001", "40P01"})  # serialization failure, deadlock detected
-# asyncpg's error for a connection whose protocol its server left mid-message (a killed backend)
-RETRY_DRIVER_ERRORS = frozenset({"InternalClientError"})
-RETRY_TEXTS = (
-    "database is locked",
-    "connection was closed",
-    "connection is closed",
-    "another operation is in progress",
-)
-
-
-def is_transient(exc: BaseException) -> bool:
-    """A database fault that a fresh attempt on a fresh connection may not meet again."""
-    if not isinstance(exc, DBAPIError):
-        return False
-    if exc.connection_invalidated:
-        return True
-    orig = exc.orig
-    state = getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
-    if state in RETRY_SQLSTATES:
-        return True
-    cause = orig.__cause__ if orig is not None else None
-    if type(cause).__name__ in RETRY_DRIVER_ERRORS:
-        return True
-    text = str(orig).lower()
-    return any(part in text for part in RETRY_TEXTS)
-
-
-def fault_name(exc: BaseException) -> str:
-    """A short, parameter-free name of a database fault for the log (never the statement's values):
-    the driver's exception class and, where there is one, its SQLSTATE."""
-    orig = getattr(exc, "orig", None)
-    if orig is None:
-        return type(exc).__name__
-    cause = orig.__cause__ if orig.__cause__ is not None else orig  # asyncpg's own class behind the adapter
-    state = getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
-    return f"{type(cause).__name__} ({state})" if state else type(cause).__name__
-
-
-MIN_ATTEMPTS = 3  # a transient fault is retried at least this many times in all…
-RETRY_SECONDS = 5.0  # …and, past them, for as long as this after the first attempt began
-FIRST_PAUSE, MAX_PAUSE = 0.05, 0.5  # seconds before a further attempt: doubling, up to the most
-_now, _sleep = time.monotonic, asyncio.sleep  # (the tests replace them)
-
-
-def retry_transient(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
-    """Run the use case again (after a short pause, growing) while it meets transient database
-    faults: at least :data:`MIN_ATTEMPTS` attempts, then more for up to :data:`RETRY_SECONDS`.
-
-    A budget of time, not of attempts: a failover, or a killer of backends on a busy machine, can
-    drop several fresh connections in a row within a second; each attempt is cheap, and a press
-    that waits a few seconds is better than one that fails."""
-
-    @functools.wraps(fn)
-    async def run(*args: P.args, **kwargs: P.kwargs) -> T:
-        give_up_at = _now() + RETRY_SECONDS
-        pause = FIRST_PAUSE
-        attempt = 0
-        while True:
-            attempt += 1
-            try:
-                return await fn(*args, **kwargs)
-            except DBAPIError as exc:
-                if not is_transient(exc) or (attempt >= MIN_ATTEMPTS and _now() + pause > give_up_at):
-                    raise
-                log.warning(
-                    "%s: transient database fault (%s), attempt %d; trying again",
-                    fn.__name__,
-                    fault_name(exc),
-                    attempt,
-                )
-            await _sleep(pause)
-            pause = min(pause * 2, MAX_PAUSE)
-
-    return run
-
-
-THINKING_ROUNDS = 3  # then the computers' decisions are made inside the transaction
-
-
-def think_first(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
-    """Run the use case (its first argument the :class:`Core`) again after its computers thought
-    ahead (:class:`ThinkFirst`), outside the transaction and off the event loop; a rerun draws the
-    same seeds."""
-
-    @functools.wraps(fn)
-    async def run(*args: P.args, **kwargs: P.kwargs) -> T:
-        core = cast(Core, args[0])
-        with seed_tape() as tape:
-            with deferring(True):
-                for _ in range(THINKING_ROUNDS):
-                    try:
-                        return await fn(*args, **kwargs)
-                    except ThinkFirst as need:
-                        await core.thinker.think(need.chain)
-                    tape.rewind()
-            return await fn(*args, **kwargs)
-
-    return run
-
-
-def use_case(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
-    """A use case that changes something: its unit of work is run again on a transient database
-    fault (:func:`retry_transient`). No computer moves in it."""
-    return retry_transient(fn)
-
-
-def plays(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
-    """A use case in which computers may move (a move, a deal, a timeout, a resume, a stand-in):
-    run again on a transient database fault, and after its computers thought ahead
-    (:func:`think_first`), so that no search runs inside its transaction or on the event loop."""
-    return think_first(retry_transient(fn))
-
-
-def query(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
-    """A use case that only reads: run again on a transient database fault (no computer moves in it)."""
-    return retry_transient(fn)
 
 
 @dataclass
@@ -229,6 +106,7 @@ class GameTx:
     notices: list[Notice] = field(default_factory=list)
     finished: bool = False  # the game ended in this transaction: it is rated when it commits
     thinker: Thinker | None = None  # computers' decisions known ahead (None: decided inline)
+    hand_over: bool = False  # a press: its delivery may plan from this commit's snapshot (see Handed)
 
     def seat_of(self, player_id: int) -> Seat | None:
         return next((s for s in self.seats if s.player_id == player_id), None)
@@ -276,23 +154,46 @@ class GameTx:
     def snapshot(self, moves: tuple[MoveLine, ...] = ()) -> GameSnapshot:
         """The frozen read model of this game as it is in the transaction."""
         return GameSnapshot(
-            GameInfo.of(self.game),
-            [
+            game=GameInfo.of(self.game),
+            seats=[
                 SeatSnapshot.of(
                     s,
-                    self.languages.get(s.number),
-                    self.away.get(s.number),
-                    self.stood_in(s.number),
+                    language=self.languages.get(s.number),
+                    away_until=self.away.get(s.number),
+                    stood_in=self.stood_in(s.number),
                     last_active_at=self.active.get(s.number),
                     notify=self.notify_modes.get(s.number, "smart"),
                 )
                 for s in self.seats
             ],
-            ChatSnapshot.of(self.chat),
-            self.now,
-            self.state.copy() if self.state is not None else None,
-            moves,
+            chat=ChatSnapshot.of(self.chat),
+            now=self.now,
+            state=self.state.copy() if self.state is not None else None,
+            moves=moves,
+            revealed=Revealed.of(self.game),
         )
+
+
+@dataclass(frozen=True)
+class Handed:
+    """A press's committed game, handed to the first plan of its delivery (``Outbox``) so that the
+    delivery does not read the same game, seats and chat again milliseconds later. It stands for the
+    game only while the notices that plan claims are exactly the ones this commit wrote, on their
+    first try: any other change of the game since (another press, a computer, a timer, another
+    worker) writes notices of its own, and the plan reads the game instead. What tells nobody —
+    a sender's report recording a message id — may land in between, as it may today between a
+    plan's read and its sending: the sender already copes with a message id it did not expect."""
+
+    snapshot: GameSnapshot
+    notices: frozenset[int]  # the ids of the outbox rows this commit wrote
+
+    def stands_for(self, claimed: list[tuple[int, int]]) -> bool:
+        """Whether it still is the game for these claimed notices, ``(id, attempts)`` each."""
+        return {i for i, _ in claimed} == self.notices and all(attempts == 1 for _, attempts in claimed)
+
+
+HANDED = "handed"  # the session's info key of a commit's Handed, published once it committed
+MAX_HANDED = 256  # games whose last press's snapshot waits for its delivery, at most (the oldest go)
 
 
 class Core:
@@ -316,6 +217,7 @@ class Core:
         self._write_lock = asyncio.Lock() if self.dialect == "sqlite" else None
         self._engine: AsyncEngine | None = None
         self.ended_games: tuple[datetime, dict[str, int]] | None = None  # the vitals' count of ended games, when
+        self._handed: OrderedDict[int, Handed] = OrderedDict()  # game id -> its last press, committed
 
     @classmethod
     def connect(cls, settings: Settings) -> Self:
@@ -331,7 +233,8 @@ class Core:
             await self._engine.dispose()
 
     def seed_source(self) -> int:
-        """A new game's seed (the same again when the use case runs again: see :func:`think_first`)."""
+        """A new game's seed (the same again when the use case runs again: see
+        :func:`~shithead_bot.service.thinking.think_first`)."""
         return draw_seed(self._seed_source)
 
     @asynccontextmanager
@@ -347,8 +250,10 @@ class Core:
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[AsyncSession]:
         try:
-            async with self.sessions() as session, session.begin():
-                yield session
+            async with self.sessions() as session:
+                async with session.begin():
+                    yield session
+                self._publish(session.info.pop(HANDED, None))
         except StaleDataError as exc:
             raise StaleVersionError("the game changed under this transaction") from exc
         except IntegrityError as exc:
@@ -357,6 +262,18 @@ class Core:
             if "move" in str(exc.orig).lower():
                 raise StaleVersionError("another change won the race") from exc
             raise
+
+    def _publish(self, handed: Handed | None) -> None:
+        if handed is None:
+            return
+        self._handed.pop(handed.snapshot.game.id, None)
+        self._handed[handed.snapshot.game.id] = handed
+        while len(self._handed) > MAX_HANDED:
+            self._handed.popitem(last=False)
+
+    def take_handed(self, game_id: int) -> Handed | None:
+        """The snapshot the game's last press committed, if no delivery took it yet (once)."""
+        return self._handed.pop(game_id, None)
 
     async def load(self, session: AsyncSession, game_id: int, *, write: bool = True) -> GameTx:
         """The game, its seats and chat; for writing, its row is locked and its version bumped."""
@@ -417,13 +334,15 @@ class Core:
         watch(tx)  # inboxes to edit, digests to arm
         await tx.session.flush()
         await repo.insert_moves(session=tx.session, rows=tx.move_rows)
-        await repo.insert_outbox(
+        ids = await repo.insert_outbox(
             session=tx.session,
             rows=[
                 {"game_id": n.game_id, "kind": str(n.kind), "payload": n.to_json(), "created_at": tx.now}
                 for n in tx.notices
             ],
         )
+        if tx.hand_over and ids and not tx.finished:  # (a finished game's ratings are written apart)
+            tx.session.info[HANDED] = Handed(tx.snapshot(), frozenset(ids))
         if tx.finished:
             await ratings.record_game(
                 tx.session, game_id=tx.game.id or 0, chat_id=tx.game.chat_id, seats=tx.seats, when=tx.now

@@ -123,7 +123,9 @@ def check_export(data: dict[str, Any]) -> Verdict:
     printed = FingerprintCheck(computed, str(commitment) if commitment is not None else None)
     checks: list[Check] = [printed]
     committed = printed.ok or printed.committed is None  # a game dealt before commitments: nothing to tell
-    verdict = Verdict(game_id, str(data["kind"]), names, seed, salt, commitment, ())
+    verdict = Verdict(
+        game=game_id, kind=str(data["kind"]), names=names, seed=seed, salt=salt, commitment=commitment, checks=()
+    )
     try:
         rules = rules_from_dict(verdict.kind, data["rules"])
         state = engine.new_game(verdict.kind, rules, len(names), seed, int(data.get("dealer", 0)))

@@ -21,7 +21,7 @@ from telegram.ext import (
 )
 
 from shithead_bot.config import Settings
-from shithead_bot.service import GameService, Outbox
+from shithead_bot.service import GameService
 from shithead_bot.telegram import jobs
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.context import KEY, BotContext
@@ -139,7 +139,7 @@ async def _post_init(app: Application) -> None:
     key = hashlib.sha256(b"shithead-callback:" + app.bot_data["token"].encode()).digest()
     codec = Codec(key)
     username = app.bot.username
-    outbox = Outbox(service.sessions, lease=timedelta(seconds=settings.outbox_lease_seconds), core=service)
+    outbox = service.outbox(lease=timedelta(seconds=settings.outbox_lease_seconds))
     delivery = Delivery(app.bot, codec, username, table_seconds=settings.table_edit_seconds)
     bot_ctx = BotContext(service, outbox, delivery, codec, settings, username)
     bot_ctx.sweeper = Sweeper(service, bot_ctx.deliver)

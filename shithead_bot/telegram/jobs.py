@@ -14,7 +14,7 @@ from sqlalchemy.exc import DBAPIError
 from telegram.ext import ContextTypes, JobQueue
 
 from shithead_bot.service import utcnow
-from shithead_bot.service.unit import fault_name, is_transient
+from shithead_bot.service.faults import fault_name, is_transient
 from shithead_bot.telegram.context import bot_context
 
 log = logging.getLogger("shithead_bot")

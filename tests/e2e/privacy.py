@@ -63,10 +63,11 @@ async def secret_cards(database_url: str, game_id: int) -> dict[int, set[int]]:
     engine = make_engine(database_url)
     service = GameService(make_sessionmaker(engine))
     ctx = await service.game_view(game_id)
+    seed = (await service.record(game_id)).seed  # not in the game's read model: export's and verification's
     moves = await service.moves(game_id)
     await engine.dispose()
     game = ctx.game
-    state = new_game(game.kind, rules_from_dict(game.kind, game.rules), len(ctx.seats), game.seed, game.dealer)
+    state = new_game(game.kind, rules_from_dict(game.kind, game.rules), len(ctx.seats), seed, game.dealer)
     public = _face_up(state)
     seen = _seen_privately(state)
     for move in moves:
@@ -107,11 +108,11 @@ async def deal_secrets(database_url: str, game_id: int) -> tuple[str, str]:
     game is over, when only its last group message reveals them."""
     engine = make_engine(database_url)
     try:
-        game = (await GameService(make_sessionmaker(engine)).game_view(game_id)).game
+        record = await GameService(make_sessionmaker(engine)).record(game_id)
     finally:
         await engine.dispose()
-    assert game.deal_salt is not None, "a game dealt by this version has a commitment"
-    return str(game.seed), game.deal_salt
+    assert record.salt is not None, "a game dealt by this version has a commitment"
+    return str(record.seed), record.salt
 
 
 def deal_shown(texts: Iterable[tuple[int, str]], secrets: tuple[str, ...]) -> list[str]:

@@ -14,7 +14,7 @@ import re
 import pytest
 
 from persistence.db import make_engine, make_sessionmaker
-from shithead_bot.service import GameService, Outbox
+from shithead_bot.service import GameService
 from tests.e2e.harness import BotProcess, Player, current, has_button, webhook_worker
 from tests.e2e.privacy import leaks, leaks_in_logs, secret_cards
 from tests.e2e.test_db_faults import terminate_backends
@@ -172,7 +172,7 @@ async def test_chaos(fake: FakeTelegram, pg_db_url: str) -> None:
         stop.set()
         await asyncio.gather(*tasks)
         fake.duplicate_deliveries(1)
-        outbox = Outbox(service.sessions)
+        outbox = service.outbox()
         for _ in range(240):  # the faults are over: what waits out its pause goes now, as after an
             if await outbox.pending() == 0:  # outage (a notice that failed often would wait minutes)
                 break
@@ -227,4 +227,4 @@ async def check(run: Run, service: GameService) -> None:
         texts = [(m.chat_id, m.text) for chat in chats for m in fake.history(chat)]
         assert leaks(texts, secrets, owner_chat) == []
         assert leaks_in_logs(logs, secrets) == []
-        assert re.search(rf"\b{view.game.seed}\b", logs) is None
+        assert re.search(rf"\b{(await service.record(game_id)).seed}\b", logs) is None

@@ -44,7 +44,7 @@ async def killer(url: str, kills: list[int], target: int, fake: FakeTelegram) ->
     clock's. At a fixed pace a loaded machine, slower through each press, met more of them per
     press than the product's retry could absorb when it was three attempts (0.3 s of pauses in
     all): under another CPU-heavy job three presses failed where this test allows two. The retry
-    now lasts up to 5 s (shithead_bot/service/unit.py), which such a pace does not outlast."""
+    now lasts up to 5 s (shithead_bot/service/faults.py), which such a pace does not outlast."""
     while sum(kills) < target:
         kills.append(await terminate_backends(url))
         done = work_done(fake)

@@ -47,6 +47,7 @@ async def test_fast_game_with_a_player_who_never_answers(
     assert find(fake, GROUP, alice.user_id, "Bob was removed after 3 missed turns in a row") is not None
     timed_out = [m.text for m in fake.history(GROUP) if "⏰ Time ran out: Bob" in m.text]
     assert timed_out, "the table tells who timed out"
+
     # Each reminder goes once its turn is over; the last one is deleted right after the result is
     # sent (same step), so wait for that call rather than read the chat at the result's arrival.
     def no_reminder_left() -> bool:
@@ -102,11 +103,11 @@ async def test_two_workers_fire_200_simultaneous_deadlines_once(fake: FakeTelegr
         fake.set_delivery_targets([str(c.params["url"]) for c in fake.calls_of("setWebhook")][:2])
         # Both workers are up: now every deadline falls due within the same second.
         soon = utcnow() + timedelta(seconds=3)
-        async with service.sessions() as session, session.begin():
+        async with service.core.sessions() as session, session.begin():
             await session.execute(update(Game).values(deadline_at=soon, due_at=soon, reminders_sent=9))
 
         async def timeouts() -> dict[int, int]:
-            async with service.sessions() as session:
+            async with service.core.sessions() as session:
                 query = select(Move.game_id, func.count()).where(Move.actor == "timeout", Move.move == "r")
                 return dict((await session.execute(query.group_by(Move.game_id))).all())
 

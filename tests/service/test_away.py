@@ -148,7 +148,9 @@ async def test_the_stand_in_plays_the_seats_view_as_a_normal_computer_would(
         state = game.state
     if state.to_act != 1:
         pytest.skip("seat 0 plays again (a burn)")
-    expected = computer_move(state, 1, "normal", computer_seed(game.game.seed, game.game.move_count))
+    expected = computer_move(
+        state, 1, "normal", computer_seed((await service.record(game_id)).seed, game.game.move_count)
+    )
     await service.go_away(user(1), timedelta(hours=1))
     first = next(m for m in await log_of(sessions, game_id) if m[2] == "standin")
     assert first == (1, str(expected), "standin")
@@ -259,7 +261,9 @@ async def test_on_timeout_standin_plays_the_stand_ins_move_and_counts(
     assert game.state is not None
     to_act = game.state.to_act
     assert to_act is not None
-    expected = computer_move(game.state, to_act, "normal", computer_seed(game.game.seed, game.game.move_count))
+    expected = computer_move(
+        game.state, to_act, "normal", computer_seed((await service.record(game_id)).seed, game.game.move_count)
+    )
     clock.advance(seconds=301)
     await Sweeper(service).sweep()
     assert (await log_of(sessions, game_id))[len(log)] == (to_act, str(expected), "timeout")

@@ -63,7 +63,7 @@ async def test_faults_on_more_attempts_in_a_row_are_retried_within_the_time_budg
 ) -> None:
     """More faults in a row than the three attempts of old (a loaded machine meets more of a
     backend killer's rounds per use case): retried while the time budget lasts."""
-    from shithead_bot.service.unit import MIN_ATTEMPTS
+    from shithead_bot.service.faults import MIN_ATTEMPTS
 
     engine = make_engine(pg_db_url)
     service = make_service(make_sessionmaker(engine), clock)
@@ -80,16 +80,16 @@ async def test_a_fault_on_every_attempt_is_reported(
 ) -> None:
     from sqlalchemy.exc import DBAPIError
 
-    from shithead_bot.service import unit
+    from shithead_bot.service import faults
 
-    monkeypatch.setattr(unit, "RETRY_SECONDS", 0.0)  # the time budget spent: the fewest attempts
+    monkeypatch.setattr(faults, "RETRY_SECONDS", 0.0)  # the time budget spent: the fewest attempts
     engine = make_engine(pg_db_url)
     service = make_service(make_sessionmaker(engine), clock)
     game_id = await lobby_with(service, humans=2)
     killed = kill_own_connection_on(engine, "UPDATE game", times=100)
     with pytest.raises(DBAPIError):
         await service.start(game_id, user(0).id)
-    assert len(killed) == unit.MIN_ATTEMPTS
+    assert len(killed) == faults.MIN_ATTEMPTS
     killed.extend(["done"] * 100)  # no more faults
     assert (await service.game_view(game_id)).game.status == "lobby"  # and the pool works again
     await engine.dispose()
@@ -107,7 +107,7 @@ async def test_the_retry_lasts_its_time_budget_then_reports(monkeypatch: pytest.
     one that meets another error is not tried again."""
     from sqlalchemy.exc import DBAPIError
 
-    from shithead_bot.service import unit
+    from shithead_bot.service import faults
 
     now = [100.0]
     pauses: list[float] = []
@@ -116,25 +116,25 @@ async def test_the_retry_lasts_its_time_budget_then_reports(monkeypatch: pytest.
         pauses.append(seconds)
         now[0] += seconds
 
-    monkeypatch.setattr(unit, "_now", lambda: now[0])
-    monkeypatch.setattr(unit, "_sleep", sleep)
+    monkeypatch.setattr(faults, "_now", lambda: now[0])
+    monkeypatch.setattr(faults, "_sleep", sleep)
     calls: list[float] = []
 
-    @unit.retry_transient
+    @faults.retry_transient
     async def always_failing() -> None:
         calls.append(now[0])
         raise transient()
 
     with pytest.raises(DBAPIError):
         await always_failing()
-    assert pauses[:4] == [unit.FIRST_PAUSE * 2**n for n in range(4)]
-    assert max(pauses) == unit.MAX_PAUSE
-    assert sum(pauses) <= unit.RETRY_SECONDS < sum(pauses) + unit.MAX_PAUSE  # the whole budget, no more
+    assert pauses[:4] == [faults.FIRST_PAUSE * 2**n for n in range(4)]
+    assert max(pauses) == faults.MAX_PAUSE
+    assert sum(pauses) <= faults.RETRY_SECONDS < sum(pauses) + faults.MAX_PAUSE  # the whole budget, no more
     assert len(calls) == len(pauses) + 1
 
     other: list[int] = []
 
-    @unit.retry_transient
+    @faults.retry_transient
     async def broken() -> None:
         other.append(1)
         raise DBAPIError("SELECT 1", {}, ValueError("syntax error"))
@@ -152,7 +152,7 @@ def test_a_driver_protocol_error_after_a_dropped_connection_is_transient() -> No
     import asyncpg
     from sqlalchemy.exc import DBAPIError
 
-    from shithead_bot.service.unit import is_transient
+    from shithead_bot.service.faults import is_transient
 
     class AdaptedError(Exception):  # how SQLAlchemy's asyncpg adapter wraps the driver's error
         pass

@@ -93,7 +93,7 @@ async def test_slow_computers_think_in_a_worker_process(service: GameService, sl
 async def test_quick_levels_are_decided_inline(service: GameService) -> None:
     result = await service.open_private_game(user(0), computers=3, level="normal", chat_title="Me")
     await play_humans_to_end(service, result.game_id)
-    assert service.thinker.inline > service.thinker.thought  # learnt once that "normal" is quick
+    assert service.core.thinker.inline > service.core.thinker.thought  # learnt once that "normal" is quick
     await _replays_as_inline(service, result.game_id)
 
 
@@ -118,7 +118,7 @@ async def test_one_slow_decision_does_not_send_a_quick_level_to_the_thread(
     result = await service.open_private_game(user(0), computers=3, level="normal", chat_title="Me")
     await play_humans_to_end(service, result.game_id)
     assert ColdStartPlayer.started
-    assert service.thinker.thought == 0  # every "normal" decision was made inline
+    assert service.core.thinker.thought == 0  # every "normal" decision was made inline
 
 
 async def _replays_as_inline(service: GameService, game_id: int) -> None:

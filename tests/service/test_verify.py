@@ -42,10 +42,10 @@ async def announced(service: GameService, result: Result, what: Announcement) ->
 
 async def secrets_of(service: GameService, game_id: int) -> tuple[str, str, str]:
     """The game's seed and salt (as shown) and its commitment, read from the database."""
-    info = (await service.game_view(game_id)).game
-    assert info.deal_salt is not None
-    assert info.deal_commitment is not None
-    return str(info.seed), info.deal_salt, info.deal_commitment
+    record = await service.record(game_id)  # export's and verification's: the deal's secrets with it
+    assert record.salt is not None
+    assert record.commitment is not None
+    return str(record.seed), record.salt, record.commitment
 
 
 async def finished_game(service: GameService) -> int:

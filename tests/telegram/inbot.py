@@ -16,7 +16,7 @@ from telegram import Update
 from telegram.ext import Application
 
 from shithead_bot.config import Settings
-from shithead_bot.service import GameService, Outbox
+from shithead_bot.service import GameService
 from shithead_bot.telegram.app import build_application
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.context import KEY, BotContext
@@ -58,7 +58,7 @@ class InBot:
         bot = self.app.bot
         codec = Codec(hashlib.sha256(b"shithead-callback:" + self.fake.token.encode()).digest())
         delivery = Delivery(bot, codec, bot.username, table_seconds=0)
-        outbox = Outbox(self.service.sessions, clock=self.service.clock, core=self.service)
+        outbox = self.service.outbox()
         self.app.bot_data[KEY] = BotContext(self.service, outbox, delivery, codec, self.settings, bot.username)
         return self
 

@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from engine.ai import make_player
 from persistence import repo
-from shithead_bot.service import Outbox, UserInfo, unit
+from shithead_bot.service import Outbox, UserInfo, faults
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.delivery import Delivery
 from tests.conftest import FakeClock
@@ -172,8 +172,8 @@ async def test_a_move_from_a_turn_message_the_database_lost_leaves_no_live_keybo
     await service.play(game_id, user(1).id, "r", (await service.game_view(game_id)).seat(1).keyboard_version)
     record = repo.set_seat_messages
     # lost for good: as many faults in a row as the report's retry makes attempts in its time budget
-    monkeypatch.setattr(unit, "RETRY_SECONDS", 0.0)
-    fails = [DBAPIError("UPDATE seat", None, ConnectionError("connection was closed"))] * unit.MIN_ATTEMPTS
+    monkeypatch.setattr(faults, "RETRY_SECONDS", 0.0)
+    fails = [DBAPIError("UPDATE seat", None, ConnectionError("connection was closed"))] * faults.MIN_ATTEMPTS
 
     async def record_once_failing(**kwargs: Any) -> None:
         if fails:

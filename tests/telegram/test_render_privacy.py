@@ -28,6 +28,7 @@ from shithead_bot.service import (
     SeatSnapshot,
 )
 from shithead_bot.service.commitment import fingerprint
+from shithead_bot.service.snapshot import Revealed
 from shithead_bot.service.unit import GameTx
 from shithead_bot.telegram.botapi import BotApi
 from shithead_bot.telegram.callback_data import Codec
@@ -244,7 +245,9 @@ def test_the_deal_s_seed_and_salt_stay_secret_until_the_end() -> None:
         assert commitment in texts["caption"]
         assert commitment in texts["started"]
     assert state.is_over
+    assert game.revealed is None  # a game in play: its snapshot carries no secret to leak
     for status in (GameStatus.FINISHED, GameStatus.ABORTED):
-        ended = group_texts(game.with_game(status=status), log[-5:])
+        over = game.with_game(status=status)  # as a snapshot of the game over has it: its secrets revealed
+        ended = group_texts(replace(over, revealed=Revealed(SEED, SALT)), log[-5:])
         revealing = {name for name, text in ended.items() if all(secret in text for secret in DEAL)}
         assert revealing == {"over", "aborted", "pause_expired"}, status

@@ -5,6 +5,7 @@ aborted game's /verify and table."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
@@ -25,6 +26,7 @@ from shithead_bot.service import (
     PlayerRecord,
 )
 from shithead_bot.service.notices import Reminder, ReminderPayload
+from shithead_bot.service.snapshot import Revealed
 from shithead_bot.service.status import Actor
 from shithead_bot.telegram.callback_data import Action, Button, Codec
 from shithead_bot.telegram.handlers import play
@@ -140,7 +142,7 @@ def test_turn_times_are_said_in_one_format_everywhere() -> None:
 
 
 def test_the_game_over_message_names_the_bot_in_verify() -> None:
-    game = finished().with_game(deal_salt="ab" * 16, deal_commitment="0123456789abcdef")
+    game = replace(finished(), revealed=Revealed(42, "ab" * 16)).with_game(deal_commitment="0123456789abcdef")
     page = Page(game, Codec(b"k"), "en", "shithead_bot")
     state = game.state
     assert state is not None

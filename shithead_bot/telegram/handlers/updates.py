@@ -14,7 +14,7 @@ from telegram.ext import ApplicationHandlerStop, ContextTypes
 
 from engine import EngineError
 from shithead_bot.service import ServiceError
-from shithead_bot.service.unit import fault_name, is_transient
+from shithead_bot.service.faults import fault_name, is_transient
 from shithead_bot.telegram.botapi import is_outage
 from shithead_bot.telegram.context import anonymous_admin, bot_context, chat_texts, for_a_channel, texts
 from shithead_bot.telegram.handlers.respond import answer, reply

@@ -21,14 +21,14 @@ def commitment_lines(page: Page) -> list[str]:
 
 def reveal_lines(page: Page) -> list[str]:
     """The seed and salt behind the fingerprint — only once the game is over."""
-    game = page.game.game
-    if not page.game.is_over or game.deal_salt is None or game.deal_commitment is None:
+    revealed, fingerprint = page.game.revealed, page.game.game.deal_commitment
+    if not page.game.is_over or revealed is None or revealed.salt is None or fingerprint is None:
         return []
     return [
         page._(
             "🔓 The deal, revealed: seed <code>{seed}</code>, salt <code>{salt}</code> (fingerprint"
             " <code>{fingerprint}</code>). /verify deals again from them and replays every move."
-        ).format(seed=game.seed, salt=esc(game.deal_salt), fingerprint=esc(game.deal_commitment))
+        ).format(seed=revealed.seed, salt=esc(revealed.salt), fingerprint=esc(fingerprint))
     ]
 
 
