@@ -441,7 +441,7 @@ async def overload(url: str, games: int, per_second: float, seconds: float) -> d
     from shithead_bot.telegram.callback_data import Codec
     from shithead_bot.telegram.delivery import Delivery
     from shithead_bot.telegram.ratelimit import Limits, SendRate
-    from tests.support.fakebot import FakeTelegram
+    from testkit.fakebot import FakeTelegram
 
     url = await recreate(url)
     await asyncio.to_thread(upgrade, url)

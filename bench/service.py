@@ -175,7 +175,7 @@ async def sessions_per_press(url: str, moves: int = 60) -> dict[str, object]:
     from shithead_bot.telegram.callback_data import Codec
     from shithead_bot.telegram.context import BotContext
     from shithead_bot.telegram.delivery import Delivery
-    from tests.support.fakebot import FakeTelegram
+    from testkit.fakebot import FakeTelegram
 
     engine = make_engine(url)
     sessions = make_sessionmaker(engine)
@@ -235,7 +235,7 @@ async def press_costs(url: str, moves: int = 60) -> dict[str, object]:
     from shithead_bot.telegram.context import BotContext
     from shithead_bot.telegram.delivery import Delivery
     from shithead_bot.telegram.ratelimit import Limits, MemoryBuckets, SendRate, SharedBuckets
-    from tests.support.fakebot import FakeTelegram
+    from testkit.fakebot import FakeTelegram
 
     engine = make_engine(url)
     sessions = make_sessionmaker(engine)

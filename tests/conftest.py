@@ -18,8 +18,6 @@ import os
 import shutil
 import uuid
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -30,6 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from persistence.db import make_engine, make_sessionmaker
 from persistence.migrate import upgrade
+from testkit.clock import FakeClock
 
 PROFILES = {"ci": 1.0, "dev": 0.25}  # the share of each test's examples a profile runs
 settings.register_profile("ci", max_examples=100, deadline=None, print_blob=True)
@@ -152,20 +151,6 @@ async def sessions(db_url: str) -> AsyncIterator[async_sessionmaker[AsyncSession
     engine = make_engine(db_url)
     yield make_sessionmaker(engine)
     await engine.dispose()
-
-
-@dataclass
-class FakeClock:
-    """A clock tests move by hand."""
-
-    now: datetime = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> datetime:
-        self.now += timedelta(**delta)
-        return self.now
 
 
 @pytest.fixture

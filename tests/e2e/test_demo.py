@@ -8,9 +8,9 @@ from collections.abc import AsyncIterator
 import pytest
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 
+from testkit.fakebot import FakeTelegram
 from tests.e2e.demo import PEOPLE, Transcript
 from tests.e2e.harness import GROUP
-from tests.support.fakebot import FakeTelegram
 
 ALICE, BOB = PEOPLE[0][0], PEOPLE[1][0]
 

@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from engine.ai import make_player
 from engine.forced import Forced, forced_move
 from shithead_bot.service import Autoplay, GameService, NoticeKind
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
 from tests.service.helpers import lobby_with, make_service, user
 
 

@@ -19,7 +19,7 @@ from shithead_bot.service import autoplay as autoplay_module
 from shithead_bot.service.autoplay import computer_move, computer_seed
 from shithead_bot.service.away import AwayTooLongError
 from shithead_bot.timers.sweeper import Sweeper
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
 from tests.service.helpers import GROUP, lobby_with, make_service, user
 
 OFF = Autoplay.OFF  # every move of a present player is their own tap: the stand-in's are told apart

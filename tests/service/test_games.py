@@ -18,7 +18,7 @@ from shithead_bot.service import (
     TooFewPlayersError,
     WrongStateError,
 )
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
 from tests.service.helpers import GROUP, kinds, lobby_with, make_service, play_humans_to_end, time_out, user
 
 

@@ -16,7 +16,7 @@ from sqlmodel import col
 from persistence import repo
 from persistence.models import Game, Move, Outbox, Player, Seat
 from shithead_bot.service import GameService, chats
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
 from tests.service.helpers import lobby_with, make_service, play_humans_to_end, user
 from tests.service.test_away import present_play_to_end, started
 

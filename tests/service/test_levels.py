@@ -19,7 +19,7 @@ from engine.views import NeighborView, ShitheadView
 from persistence.models import Seat
 from shithead_bot.service import GameService, pool, thinking
 from shithead_bot.service.autoplay import computer_move, computer_seed, next_computer
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
 from tests.service.helpers import lobby_with, make_service, play_humans_to_end, user
 
 

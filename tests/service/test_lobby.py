@@ -20,7 +20,7 @@ from shithead_bot.service import (
     UserInfo,
     WrongStateError,
 )
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
 from tests.service.helpers import GROUP, kinds, lobby_with, make_service, user
 
 

@@ -10,7 +10,7 @@ from shithead_bot.service import Announcement, AnnouncePayload
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.render import Page
 from shithead_bot.telegram.render.announce import announce
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
 from tests.engine.test_loops import two_fives_going_round
 from tests.service.helpers import lobby_with, make_service, user
 

@@ -25,7 +25,7 @@ from shithead_bot.service import (
     TurnPayload,
 )
 from shithead_bot.service.report import Plan, Report
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
 from tests.service.helpers import lobby_with, make_service, user
 
 AWAY_UNTIL = datetime(2026, 1, 5, 12, tzinfo=UTC)

@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from persistence.db import make_engine, make_sessionmaker
 from persistence.models import Move
 from shithead_bot.service import GameService, StaleVersionError
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
 from tests.service.helpers import lobby_with, make_service, user
 
 ROOT = Path(__file__).resolve().parents[2]

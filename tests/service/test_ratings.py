@@ -8,7 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from persistence.models import Rating, RatingChange
 from shithead_bot.service.ratings import OVERALL, Skill, rate
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
 from tests.service.helpers import GROUP, lobby_with, make_service, play_humans_to_end, user
 
 

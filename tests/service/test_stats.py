@@ -6,7 +6,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from persistence import repo
 from shithead_bot.service import GameStatus
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
 from tests.service.helpers import lobby_with, make_service, play_humans_to_end, user
 
 FINISHED = GameStatus.FINISHED

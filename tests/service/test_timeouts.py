@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from persistence.models import Move
 from shithead_bot.service import Announcement, AnnouncePayload, Autoplay, GameService
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
 from tests.service.helpers import GROUP, lobby_with, make_service, time_out, user
 
 TURN = 60  # seconds

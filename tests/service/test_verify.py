@@ -27,7 +27,7 @@ from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.render import Page
 from shithead_bot.telegram.render.announce import announce
 from shithead_bot.verify import verdict_lines
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
 from tests.service.helpers import GROUP, lobby_with, make_service, play_humans_to_end, user
 
 

@@ -9,7 +9,7 @@ from PIL import Image
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
 from telegram.error import BadRequest
 
-from tests.support.fakebot.server import FakeTelegram
+from testkit.fakebot.server import FakeTelegram
 
 ALICE, GROUP = 1001, -4001
 

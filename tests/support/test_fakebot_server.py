@@ -35,7 +35,7 @@ from telegram.error import (
 )
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from tests.support.fakebot.server import FakeTelegram
+from testkit.fakebot.server import FakeTelegram
 
 ALICE, BOB, CAROL = 1001, 1002, 1003
 GROUP = -4001
@@ -886,7 +886,7 @@ async def test_runs_standalone() -> None:
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "tests.support.fakebot",
+        "testkit.fakebot",
         "--port",
         str(port),
         "--demo",

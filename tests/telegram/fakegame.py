@@ -16,10 +16,10 @@ from shithead_bot.service import Autoplay, GameService
 from shithead_bot.service.outbox import Outbox
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.delivery import Delivery
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
+from testkit.fakebot import FakeTelegram
+from testkit.fakebot.model import SeenMessage
 from tests.service.helpers import GROUP, lobby_with, make_service, user
-from tests.support.fakebot import FakeTelegram
-from tests.support.fakebot.model import SeenMessage
 
 SWEEP = 5  # seconds of fake time between two outbox sweeps
 PEOPLE = 3

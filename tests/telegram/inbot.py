@@ -21,10 +21,10 @@ from shithead_bot.telegram.app import build_application
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.context import KEY, BotContext
 from shithead_bot.telegram.delivery import Delivery
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
+from testkit.fakebot import FakeTelegram, Press
+from testkit.fakebot.model import SeenMessage
 from tests.service.helpers import GROUP, lobby_with, make_service, user
-from tests.support.fakebot import FakeTelegram, Press
-from tests.support.fakebot.model import SeenMessage
 
 PEOPLE = 3
 UNLIMITED = {"send_per_second": 1000.0, "private_sends_per_second": 1000.0, "group_sends_per_minute": 6000.0}

@@ -14,7 +14,7 @@ from persistence import repo
 from shithead_bot.service import Outbox, UserInfo, unit
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.delivery import Delivery
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
 from tests.service.helpers import lobby_with, make_service, user
 
 

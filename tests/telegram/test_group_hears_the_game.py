@@ -7,10 +7,10 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from engine.ai import make_player
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
+from testkit.fakebot import FakeTelegram
+from testkit.fakebot.model import SeenMessage
 from tests.service.helpers import GROUP, user
-from tests.support.fakebot import FakeTelegram
-from tests.support.fakebot.model import SeenMessage
 from tests.telegram.inbot import InBot, fake
 
 __all__ = ["fake"]  # fixtures

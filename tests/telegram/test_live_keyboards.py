@@ -11,10 +11,10 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from shithead_bot.i18n import translations
 from shithead_bot.service import ServiceError
 from shithead_bot.telegram.render.replies import refusal
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
+from testkit.fakebot import FakeTelegram
+from testkit.fakebot.model import SeenMessage
 from tests.service.helpers import GROUP, play_humans_to_end, user
-from tests.support.fakebot import FakeTelegram
-from tests.support.fakebot.model import SeenMessage
 from tests.telegram.inbot import InBot, fake
 
 __all__ = ["fake"]  # fixtures
@@ -146,8 +146,8 @@ async def test_a_player_removed_after_timeouts_is_told_in_a_message_that_notifie
     turn message: now a new message says so, and how to come back next game (it notifies: it is news
     they must not miss)."""
     from shithead_bot.service import Autoplay
+    from testkit.fakebot import FakeTelegram as Fake
     from tests.service.helpers import lobby_with, time_out
-    from tests.support.fakebot import FakeTelegram as Fake
     from tests.telegram.fakegame import PEOPLE, FakeGame
 
     async with Fake() as server:

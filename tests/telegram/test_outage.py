@@ -7,8 +7,8 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from telegram import Bot
 
-from tests.conftest import FakeClock
-from tests.support.fakebot import FakeTelegram
+from testkit.clock import FakeClock
+from testkit.fakebot import FakeTelegram
 from tests.telegram.fakegame import FakeGame, bot, fake
 
 __all__ = ["bot", "fake"]  # fixtures

@@ -22,9 +22,9 @@ from shithead_bot.service.outbox import Outbox
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.delivery import Delivery
 from shithead_bot.telegram.ratelimit import Buckets, Limits, MemoryBuckets, SendRate, SharedBuckets
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
+from testkit.fakebot import FakeTelegram
 from tests.service.helpers import lobby_with, make_service, user
-from tests.support.fakebot import FakeTelegram
 
 GAMES = 40
 RATE = 2.0  # sends a second, the whole bot: Telegram's 30 scaled down

@@ -14,10 +14,10 @@ from shithead_bot.service import GameService
 from shithead_bot.service.outbox import Outbox
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.delivery import Delivery
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
+from testkit.fakebot import FakeTelegram
+from testkit.fakebot.model import SeenMessage
 from tests.service.helpers import GROUP, lobby_with, make_service, play_humans_to_end, user
-from tests.support.fakebot import FakeTelegram
-from tests.support.fakebot.model import SeenMessage
 from tests.telegram.fakegame import bot, fake
 
 __all__ = ["bot", "fake"]  # fixtures, shared with the other tests through the fake

@@ -33,7 +33,7 @@ from shithead_bot.telegram.render.info import addressed, help_text, record_text
 from shithead_bot.telegram.render.rules import settings_text
 from shithead_bot.telegram.render.table import table
 from shithead_bot.verify import verdict_lines
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
 from tests.service.helpers import GROUP, lobby_with, make_service, user
 from tests.telegram.test_texts import finished, page_of, playing, snapshot
 

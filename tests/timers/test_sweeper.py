@@ -22,7 +22,7 @@ from shithead_bot.service import (
 )
 from shithead_bot.service.schedule import QuietHours, deadline_after, reminder_offsets
 from shithead_bot.timers.sweeper import Sweeper
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
 from tests.service.helpers import GROUP, lobby_with, make_service, user
 
 OFF = Autoplay.OFF  # these tests are about what happens to a player's own moves at their deadline
