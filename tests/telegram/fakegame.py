@@ -12,10 +12,10 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from telegram import Bot
 
 from engine.ai import make_player
+from shithead_bot.config import Settings
 from shithead_bot.service import Autoplay, GameService
-from shithead_bot.service.outbox import Outbox
 from shithead_bot.telegram.callback_data import Codec
-from shithead_bot.telegram.delivery import Delivery
+from shithead_bot.telegram.wiring import bot_context
 from testkit.clock import FakeClock
 from testkit.fakebot import FakeTelegram
 from testkit.fakebot.model import SeenMessage
@@ -47,8 +47,9 @@ class FakeGame:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot):
         self.sessions, self.clock, self.fake = sessions, clock, fake
         self.service: GameService = make_service(sessions, clock)
-        self.delivery = Delivery(bot, Codec(b"k"), "shithead_bot", table_seconds=0)
-        self.outbox = Outbox(sessions, clock=clock)
+        settings = Settings(table_edit_seconds=0)
+        self.ctx = bot_context(self.service, bot, settings, codec=Codec(b"k"), username="shithead_bot")
+        self.delivery, self.outbox = self.ctx.delivery, self.ctx.outbox
         self.game_id = 0
 
     async def start(self, *, humans: int = 2, computers: int = 0, autoplay: Autoplay | None = None) -> FakeGame:

@@ -6,7 +6,6 @@ what the log says."""
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import AsyncIterator, Callable
 from datetime import datetime
 
@@ -16,11 +15,10 @@ from telegram import Update
 from telegram.ext import Application
 
 from shithead_bot.config import Settings
-from shithead_bot.service import GameService, Outbox
+from shithead_bot.service import GameService
 from shithead_bot.telegram.app import build_application
-from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.context import KEY, BotContext
-from shithead_bot.telegram.delivery import Delivery
+from shithead_bot.telegram.wiring import install
 from testkit.clock import FakeClock
 from testkit.fakebot import FakeTelegram, Press
 from testkit.fakebot.model import SeenMessage
@@ -48,18 +46,14 @@ class InBot:
         self, sessions: async_sessionmaker[AsyncSession], clock: Callable[[], datetime], fake: FakeTelegram
     ) -> None:
         self.fake = fake
-        self.settings = Settings(telegram_api_url=fake.base_url, **UNLIMITED)  # type: ignore[arg-type]
+        self.settings = Settings(telegram_api_url=fake.base_url, table_edit_seconds=0, **UNLIMITED)  # type: ignore[arg-type]
         self.service: GameService = make_service(sessions, clock)  # type: ignore[arg-type]
         self.app: Application = build_application(self.settings, fake.token)  # type: ignore[type-arg]
         self.game_id = 0
 
     async def __aenter__(self) -> InBot:
         await self.app.initialize()
-        bot = self.app.bot
-        codec = Codec(hashlib.sha256(b"shithead-callback:" + self.fake.token.encode()).digest())
-        delivery = Delivery(bot, codec, bot.username, table_seconds=0)
-        outbox = Outbox(self.service.sessions, clock=self.service.clock, core=self.service)
-        self.app.bot_data[KEY] = BotContext(self.service, outbox, delivery, codec, self.settings, bot.username)
+        install(self.app, self.service, self.settings)
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
