@@ -28,6 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from persistence.db import make_engine, make_sessionmaker
 from persistence.migrate import upgrade
+from shithead_bot.service import GameService
 from testkit.clock import FakeClock
 
 PROFILES = {"ci": 1.0, "dev": 0.25}  # the share of each test's examples a profile runs
@@ -156,6 +157,24 @@ async def sessions(db_url: str) -> AsyncIterator[async_sessionmaker[AsyncSession
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
+
+
+@pytest.fixture
+def service(sessions: async_sessionmaker[AsyncSession], clock: FakeClock) -> GameService:
+    """The use cases on the test's database and clock, with default settings and seeded deals."""
+    from tests.service.helpers import make_service
+
+    return make_service(sessions, clock)
+
+
+@pytest.fixture
+async def game_id(service: GameService) -> int:
+    """A two-player game in the group (``tests.service.helpers.GROUP``), started by its first player."""
+    from tests.service.helpers import lobby_with, user
+
+    started = await lobby_with(service, humans=2)
+    await service.start(started, user(0).id)
+    return started
 
 
 def pytest_report_header() -> str:

@@ -29,12 +29,6 @@ async def fake() -> AsyncIterator[FakeTelegram]:
         yield server
 
 
-@pytest.fixture
-async def bot(fake: FakeTelegram) -> AsyncIterator[Bot]:
-    async with Bot(fake.token, base_url=fake.base_url, base_file_url=fake.base_file_url) as client:
-        yield client
-
-
 def keyboard(label: str) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup([[InlineKeyboardButton(label, callback_data=label.lower())]])
 

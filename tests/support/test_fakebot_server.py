@@ -49,12 +49,6 @@ async def fake() -> AsyncIterator[FakeTelegram]:
 
 
 @pytest.fixture
-async def bot(fake: FakeTelegram) -> AsyncIterator[Bot]:
-    async with Bot(fake.token, base_url=fake.base_url, base_file_url=fake.base_file_url) as client:
-        yield client
-
-
-@pytest.fixture
 def people(fake: FakeTelegram) -> FakeTelegram:
     """Alice and Bob started the bot; Carol did not. All three are in GROUP, Alice created it."""
     for user_id, name in ((ALICE, "Alice"), (BOB, "Bob"), (CAROL, "Carol")):

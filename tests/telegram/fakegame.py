@@ -4,9 +4,7 @@ service, the outbox and the sender as the bot wires them, without the bot proces
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
-import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from telegram import Bot
@@ -19,26 +17,9 @@ from shithead_bot.telegram.wiring import bot_context
 from testkit.clock import FakeClock
 from testkit.fakebot import FakeTelegram
 from testkit.fakebot.model import SeenMessage
-from tests.service.helpers import GROUP, lobby_with, make_service, user
+from tests.service.helpers import lobby_with, make_service, user
 
 SWEEP = 5  # seconds of fake time between two outbox sweeps
-PEOPLE = 3
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram() as server:
-        for n in range(PEOPLE):
-            server.add_user(user(n).id, user(n).first_name)
-            server.start_bot(user(n).id)
-        server.add_group(GROUP, "Friends", [user(n).id for n in range(PEOPLE)])
-        yield server
-
-
-@pytest.fixture
-async def bot(fake: FakeTelegram) -> AsyncIterator[Bot]:
-    async with Bot(fake.token, base_url=fake.base_url, base_file_url=fake.base_file_url) as client:
-        yield client
 
 
 class FakeGame:

@@ -6,10 +6,9 @@ what the log says."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from datetime import datetime
 
-import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from telegram import Update
 from telegram.ext import Application
@@ -22,21 +21,9 @@ from shithead_bot.telegram.wiring import install
 from testkit.clock import FakeClock
 from testkit.fakebot import FakeTelegram, Press
 from testkit.fakebot.model import SeenMessage
-from tests.service.helpers import GROUP, lobby_with, make_service, user
+from tests.service.helpers import lobby_with, make_service, user
 
-PEOPLE = 3
 UNLIMITED = {"send_per_second": 1000.0, "private_sends_per_second": 1000.0, "group_sends_per_minute": 6000.0}
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram() as server:
-        for n in range(PEOPLE):
-            server.add_user(user(n).id, user(n).first_name)
-            server.start_bot(user(n).id)
-        server.add_group(GROUP, "Friends", [user(n).id for n in range(PEOPLE)])
-        server.queue.pending.clear()  # the /start of each: not the test's business
-        yield server
 
 
 class InBot:

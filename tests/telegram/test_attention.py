@@ -14,9 +14,7 @@ from shithead_bot.timers.sweeper import Sweeper
 from testkit.clock import FakeClock
 from testkit.fakebot import FakeTelegram
 from tests.service.helpers import user
-from tests.telegram.fakegame import FakeGame, bot, fake
-
-__all__ = ["bot", "fake"]  # fixtures
+from tests.telegram.fakegame import FakeGame
 
 
 async def test_a_swap_tap_edits_the_swap_message_in_place(

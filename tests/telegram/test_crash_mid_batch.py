@@ -19,9 +19,7 @@ from shithead_bot.service import Autoplay
 from testkit.clock import FakeClock
 from testkit.fakebot import FakeTelegram
 from tests.service.helpers import GROUP, user
-from tests.telegram.fakegame import FakeGame, bot, fake
-
-__all__ = ["bot", "fake"]  # fixtures
+from tests.telegram.fakegame import FakeGame
 
 PLAYERS = [user(n).id for n in range(3)]
 GROUP_CALLS = ("editMessageText", "editMessageCaption", "editMessageMedia", "sendMessage", "sendPhoto")

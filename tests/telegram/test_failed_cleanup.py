@@ -16,9 +16,7 @@ from shithead_bot.timers.sweeper import Sweeper
 from testkit.clock import FakeClock
 from testkit.fakebot import FakeTelegram
 from tests.service.helpers import user
-from tests.telegram.fakegame import FakeGame, bot, fake
-
-__all__ = ["bot", "fake"]  # fixtures
+from tests.telegram.fakegame import FakeGame
 
 PLAYERS = [user(n).id for n in range(3)]
 

@@ -11,9 +11,8 @@ from testkit.clock import FakeClock
 from testkit.fakebot import FakeTelegram
 from testkit.fakebot.model import SeenMessage
 from tests.service.helpers import GROUP, user
-from tests.telegram.inbot import InBot, fake
+from tests.telegram.inbot import InBot
 
-__all__ = ["fake"]  # fixtures
 ADMIN, MEMBER = user(0).id, user(1).id  # the group's creator, and one of its members
 
 

@@ -16,9 +16,7 @@ from shithead_bot.service.report import Plan, Report
 from testkit.clock import FakeClock
 from testkit.fakebot import FakeTelegram
 from tests.service.helpers import GROUP, user
-from tests.telegram.fakegame import FakeGame, bot, fake
-
-__all__ = ["bot", "fake"]  # fixtures
+from tests.telegram.fakegame import FakeGame
 
 
 async def ask_again(game: FakeGame, player_id: int) -> None:

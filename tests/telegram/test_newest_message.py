@@ -14,9 +14,9 @@ from testkit.clock import FakeClock
 from testkit.fakebot import FakeTelegram
 from tests.service.helpers import user
 from tests.service.test_levels import slow_hard
-from tests.telegram.fakegame import FakeGame, bot, fake
+from tests.telegram.fakegame import FakeGame
 
-__all__ = ["bot", "fake", "slow_hard"]  # fixtures
+__all__ = ["slow_hard"]  # a fixture
 
 
 async def test_at_the_end_each_players_newest_message_is_their_result(

@@ -17,9 +17,7 @@ from shithead_bot.service import Autoplay
 from testkit.clock import FakeClock
 from testkit.fakebot import FakeTelegram
 from tests.service.helpers import user
-from tests.telegram.fakegame import FakeGame, bot, fake
-
-__all__ = ["bot", "fake"]  # fixtures
+from tests.telegram.fakegame import FakeGame
 
 PLAYERS = [user(n).id for n in range(3)]
 

@@ -9,9 +9,7 @@ from telegram import Bot
 
 from testkit.clock import FakeClock
 from testkit.fakebot import FakeTelegram
-from tests.telegram.fakegame import FakeGame, bot, fake
-
-__all__ = ["bot", "fake"]  # fixtures
+from tests.telegram.fakegame import FakeGame
 
 
 async def test_an_outage_of_minutes_loses_nothing_and_the_game_plays_to_its_end(

@@ -12,9 +12,7 @@ from shithead_bot.timers.sweeper import Sweeper
 from testkit.clock import FakeClock
 from testkit.fakebot import FakeTelegram
 from tests.service.helpers import GROUP, user
-from tests.telegram.fakegame import FakeGame, bot, fake
-
-__all__ = ["bot", "fake"]  # fixtures
+from tests.telegram.fakegame import FakeGame
 
 
 def group_texts(fake: FakeTelegram, chat_id: int) -> list[str]:

@@ -22,9 +22,7 @@ from shithead_bot.telegram.ratelimit import Limits, MemoryBuckets, SendRate
 from testkit.clock import FakeClock
 from testkit.fakebot import FakeTelegram
 from tests.service.helpers import GROUP, lobby_with, user
-from tests.telegram.fakegame import FakeGame, bot, fake
-
-__all__ = ["bot", "fake"]  # fixtures
+from tests.telegram.fakegame import FakeGame
 
 
 async def started(game: FakeGame, humans: int = 2) -> None:

@@ -14,9 +14,7 @@ from testkit.clock import FakeClock
 from testkit.fakebot import FakeTelegram
 from testkit.fakebot.model import SeenMessage
 from tests.service.helpers import GROUP, play_humans_to_end, user
-from tests.telegram.fakegame import FakeGame, bot, fake
-
-__all__ = ["bot", "fake"]  # fixtures, shared with the other tests through the fake
+from tests.telegram.fakegame import FakeGame
 
 
 class Table(FakeGame):

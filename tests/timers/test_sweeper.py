@@ -55,11 +55,6 @@ async def ready_all(service: GameService, game_id: int, humans: int) -> None:
         await service.play(game_id, user(n).id, "r", ctx.seat(n).keyboard_version)
 
 
-@pytest.fixture
-def service(sessions: async_sessionmaker[AsyncSession], clock: FakeClock) -> GameService:
-    return make_service(sessions, clock)
-
-
 def test_reminder_defaults() -> None:
     assert reminder_offsets(86400, None) == [43200, 3600]  # half time, one hour before
     assert reminder_offsets(300, None) == [150]  # short turns: half time only
@@ -264,11 +259,10 @@ async def test_nudge_once_an_hour(
 
 
 async def test_a_move_and_a_deadline_racing_only_one_applies(
-    db_url: str, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+    db_url: str, service: GameService, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
 ) -> None:
     from persistence.db import make_engine, make_sessionmaker
 
-    service = make_service(sessions, clock)
     for round_ in range(4):
         game_id = await lobby_with(service, autoplay=OFF, humans=2, chat_id=-500 - round_)
         await service.start(game_id, user(0).id)
@@ -316,11 +310,10 @@ async def test_restart_with_overdue_deadline_gives_grace_not_a_penalty(
 
 
 async def test_timers_fire_once_with_two_sweepers(
-    db_url: str, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+    db_url: str, service: GameService, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
 ) -> None:
     from persistence.db import make_engine, make_sessionmaker
 
-    service = make_service(sessions, clock)
     games = []
     for n in range(12):
         game_id = await lobby_with(service, autoplay=OFF, humans=2, chat_id=-900 - n)
