@@ -20,7 +20,7 @@ from testkit.fakebot import FakeTelegram
 from testkit.fakebot.markup import parse_html
 from testkit.fakebot.model import SeenMessage
 from tests.service.helpers import GROUP, user
-from tests.telegram.test_table_photo import Table, bot, fake  # noqa: F401 (fixtures)
+from tests.telegram.test_table_photo import Table
 from tests.telegram.test_table_photo import table as table_game  # noqa: F401 (fixture)
 from tests.telegram.test_texts import NOW, page_of, playing, snapshot
 
