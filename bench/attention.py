@@ -7,7 +7,7 @@
 
 Whole games run in this process: the service, the outbox and the sender as the bot wires them, and
 the bot's own handlers (``tests/telegram/inbot.py``) against the fake Bot API
-(``tests/support/fakebot``), which records every call with its parameters. Time is a fake clock
+(``testkit/fakebot``), which records every call with its parameters. Time is a fake clock
 that moves as people take their time; between two presses it stops at every due timer, where the
 deadline sweep (``shithead_bot/timers/sweeper.py``) fires — reminders, nudges, deadlines — and the
 outbox is swept, as the running bot does. Every seat is a person choosing with the ``normal``
@@ -66,8 +66,8 @@ from persistence.db import make_engine, make_sessionmaker
 from persistence.migrate import upgrade
 from shithead_bot.service import Notify, UserInfo
 from shithead_bot.timers.sweeper import Sweeper
-from tests.conftest import FakeClock
-from tests.support.fakebot import Call, FakeTelegram
+from testkit.clock import FakeClock
+from testkit.fakebot import Call, FakeTelegram
 from tests.telegram.inbot import InBot
 
 CATEGORIES = ("decision", "result", "reminder", "inbox", "answer", "other")

@@ -39,8 +39,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from testkit.fakebot import Call, FakeTelegram
 from tests.e2e.harness import BotProcess, Player, game_over, open_lobby, start_game
-from tests.support.fakebot import Call, FakeTelegram
 from tests.support.standin import standin_env
 
 SETUP_CALLS = ("getUpdates", "getMe", "setMyCommands", "deleteWebhook")

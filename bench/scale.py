@@ -437,10 +437,9 @@ async def overload(url: str, games: int, per_second: float, seconds: float) -> d
     outbox and the real sender against the fake Bot API, the global rate ``per_second``."""
     from telegram.ext import ExtBot
 
-    from shithead_bot.telegram.callback_data import Codec
-    from shithead_bot.telegram.delivery import Delivery
-    from shithead_bot.telegram.ratelimit import Limits, SendRate
-    from tests.support.fakebot import FakeTelegram
+    from shithead_bot.config import Settings
+    from shithead_bot.telegram.wiring import bot_context, send_rate
+    from testkit.fakebot import FakeTelegram
 
     url = await recreate(url)
     await asyncio.to_thread(upgrade, url)
@@ -470,13 +469,14 @@ async def overload(url: str, games: int, per_second: float, seconds: float) -> d
                     sends.append((time.perf_counter(), game))
 
         fake._record = record  # type: ignore[method-assign]
-        limiter = SendRate(Limits(per_second=per_second))
+        settings = Settings(send_per_second=per_second, table_edit_seconds=0)  # the other limits: the bot's own
+        limiter = send_rate(settings)
         bot: ExtBot[Any] = ExtBot(
             fake.token, base_url=fake.base_url, base_file_url=fake.base_file_url, rate_limiter=limiter
         )
         async with bot:
-            delivery = Delivery(bot, Codec(b"k"), "bench_bot", table_seconds=0)
-            outbox = service.outbox()
+            ctx = bot_context(service, bot, settings)
+            delivery, outbox = ctx.delivery, ctx.outbox
             start = time.perf_counter()
             deadline = start + seconds
             while time.perf_counter() < deadline:

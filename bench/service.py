@@ -171,10 +171,8 @@ async def sessions_per_press(url: str, moves: int = 60) -> dict[str, object]:
     from telegram import Bot
 
     from shithead_bot.config import Settings
-    from shithead_bot.telegram.callback_data import Codec
-    from shithead_bot.telegram.context import BotContext
-    from shithead_bot.telegram.delivery import Delivery
-    from tests.support.fakebot import FakeTelegram
+    from shithead_bot.telegram.wiring import bot_context
+    from testkit.fakebot import FakeTelegram
 
     engine = make_engine(url)
     sessions = make_sessionmaker(engine)
@@ -190,9 +188,7 @@ async def sessions_per_press(url: str, moves: int = 60) -> dict[str, object]:
         async with FakeTelegram() as fake:
             bench_group(fake)
             async with Bot(fake.token, base_url=fake.base_url, base_file_url=fake.base_file_url) as bot:
-                delivery = Delivery(bot, Codec(b"k"), "bench_bot", table_seconds=0)
-                outbox = service.outbox()
-                ctx = BotContext(service, outbox, delivery, Codec(b"k"), Settings(), "bench_bot")
+                ctx = bot_context(service, bot, Settings(table_edit_seconds=0))
                 game_id = await new_game(service, -1)
                 await ctx.deliver(game_id)
                 bots = [make_player("heuristic", i) for i in range(2)]
@@ -229,11 +225,8 @@ async def press_costs(url: str, moves: int = 60) -> dict[str, object]:
     from telegram.ext import ExtBot
 
     from shithead_bot.config import Settings
-    from shithead_bot.telegram.callback_data import Codec
-    from shithead_bot.telegram.context import BotContext
-    from shithead_bot.telegram.delivery import Delivery
-    from shithead_bot.telegram.ratelimit import Limits, MemoryBuckets, SendRate, SharedBuckets
-    from tests.support.fakebot import FakeTelegram
+    from shithead_bot.telegram.wiring import bot_context, send_rate, share_buckets
+    from testkit.fakebot import FakeTelegram
 
     engine = make_engine(url)
     sessions = make_sessionmaker(engine)
@@ -255,13 +248,14 @@ async def press_costs(url: str, moves: int = 60) -> dict[str, object]:
     try:
         async with FakeTelegram() as fake:
             bench_group(fake)
-            limits = Limits(per_second=1000, group_per_minute=6000, private_per_second=1000)
-            rate = SendRate(limits, SharedBuckets(service) if postgres else MemoryBuckets())
+            settings = Settings(
+                send_per_second=1000, group_sends_per_minute=6000, private_sends_per_second=1000, table_edit_seconds=0
+            )
+            rate = send_rate(settings)
+            share_buckets(rate, service)  # on PostgreSQL, in the database as for a fleet
             urls = {"base_url": fake.base_url, "base_file_url": fake.base_file_url}
             async with ExtBot(fake.token, rate_limiter=rate, **urls) as bot:
-                delivery = Delivery(bot, Codec(b"k"), "bench_bot", table_seconds=0)
-                outbox = service.outbox()
-                ctx = BotContext(service, outbox, delivery, Codec(b"k"), Settings(), "bench_bot")
+                ctx = bot_context(service, bot, settings)
                 game_id = await new_game(service, -1)
                 await ctx.deliver(game_id)
                 bots = [make_player("heuristic", i) for i in range(2)]

@@ -18,8 +18,6 @@ import os
 import shutil
 import uuid
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -30,6 +28,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from persistence.db import make_engine, make_sessionmaker
 from persistence.migrate import upgrade
+from shithead_bot.service import GameService
+from testkit.clock import FakeClock
 
 PROFILES = {"ci": 1.0, "dev": 0.25}  # the share of each test's examples a profile runs
 settings.register_profile("ci", max_examples=100, deadline=None, print_blob=True)
@@ -154,23 +154,27 @@ async def sessions(db_url: str) -> AsyncIterator[async_sessionmaker[AsyncSession
     await engine.dispose()
 
 
-@dataclass
-class FakeClock:
-    """A clock tests move by hand."""
-
-    now: datetime = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> datetime:
-        self.now += timedelta(**delta)
-        return self.now
-
-
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
+
+
+@pytest.fixture
+def service(sessions: async_sessionmaker[AsyncSession], clock: FakeClock) -> GameService:
+    """The use cases on the test's database and clock, with default settings and seeded deals."""
+    from tests.service.helpers import make_service
+
+    return make_service(sessions, clock)
+
+
+@pytest.fixture
+async def game_id(service: GameService) -> int:
+    """A two-player game in the group (``tests.service.helpers.GROUP``), started by its first player."""
+    from tests.service.helpers import lobby_with, user
+
+    started = await lobby_with(service, humans=2)
+    await service.start(started, user(0).id)
+    return started
 
 
 def pytest_report_header() -> str:

@@ -18,7 +18,7 @@ import pytest
 
 from persistence.db import make_engine, make_sessionmaker
 from persistence.migrate import upgrade
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
 from tests.service.helpers import lobby_with, make_service, play_humans_to_end, user
 
 TOKEN = "123456:AAE-very-secret-token"

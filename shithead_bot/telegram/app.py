@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
-from datetime import timedelta
 
 from sqlalchemy.engine import make_url
 from telegram import BotCommand, Update
@@ -23,17 +21,15 @@ from telegram.ext import (
 from shithead_bot.config import Settings
 from shithead_bot.service import GameService
 from shithead_bot.telegram import jobs
-from shithead_bot.telegram.callback_data import Codec
-from shithead_bot.telegram.context import KEY, BotContext
-from shithead_bot.telegram.delivery import Delivery
 from shithead_bot.telegram.handlers import away, chat_settings, chats, control, info, lobby, play, updates, verify
 from shithead_bot.telegram.handlers.presses import dispatcher
 from shithead_bot.telegram.handlers.updates import update_kind
 from shithead_bot.telegram.metrics import Metrics
-from shithead_bot.telegram.ratelimit import Limits, SendRate, SharedBuckets
+from shithead_bot.telegram.ratelimit import SendRate
 from shithead_bot.telegram.render.info import COMMANDS
 from shithead_bot.telegram.serve import serve
 from shithead_bot.telegram.startup import check_token, startup_problem
+from shithead_bot.telegram.wiring import install, send_rate, share_buckets
 from shithead_bot.timers.sweeper import Sweeper
 
 log = logging.getLogger("shithead_bot")
@@ -74,8 +70,7 @@ def build_application(settings: Settings, token: str) -> Application:
     takes the updates)."""
     api_url = settings.telegram_api_url.rstrip("/")
     file_url = api_url[: -len("/bot")] + "/file/bot" if api_url.endswith("/bot") else api_url + "/file"
-    limits = Limits(settings.send_per_second, settings.group_sends_per_minute, settings.private_sends_per_second)
-    limiter = SendRate(limits)
+    limiter = send_rate(settings)
     builder = (
         Application.builder()
         .application_class(MeasuredApplication)
@@ -133,17 +128,11 @@ async def _post_init(app: Application) -> None:
     app.bot_data["service"] = service
     limiter = app.bot.rate_limiter
     if isinstance(limiter, SendRate):
-        if service.dialect == "postgresql":
-            limiter.buckets = SharedBuckets(service)  # one send rate for every worker on this database
+        share_buckets(limiter, service)
         limiter.on_private_post = lambda chat, message: service.note_messages(chat, [message])
-    key = hashlib.sha256(b"shithead-callback:" + app.bot_data["token"].encode()).digest()
-    codec = Codec(key)
-    username = app.bot.username
-    outbox = service.outbox(lease=timedelta(seconds=settings.outbox_lease_seconds))
-    delivery = Delivery(app.bot, codec, username, table_seconds=settings.table_edit_seconds)
-    bot_ctx = BotContext(service, outbox, delivery, codec, settings, username)
+    bot_ctx = install(app, service, settings)
     bot_ctx.sweeper = Sweeper(service, bot_ctx.deliver)
-    app.bot_data[KEY] = bot_ctx
+    username = bot_ctx.bot_username
     await app.bot.set_my_commands([BotCommand(name, text) for name, text in COMMANDS])
     assert app.job_queue is not None
     queue = app.job_queue

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from testkit.fakebot import FakeTelegram
 from tests.e2e.harness import GROUP, BotProcess, Player, kill_leftovers
-from tests.support.fakebot import FakeTelegram
 
 USERS = [(1001, "Alice"), (1002, "Bob"), (1003, "Cleo"), (1004, "Dan")]
 

@@ -11,8 +11,8 @@ import argparse
 import asyncio
 import tempfile
 
+from testkit.fakebot import FakeTelegram, SeenMessage
 from tests.e2e.harness import GROUP, BotProcess, Player, play_until_over, start_game
-from tests.support.fakebot import FakeTelegram, SeenMessage
 
 PEOPLE = [(1001, "Alice"), (1002, "Bob"), (1003, "Cleo")]
 

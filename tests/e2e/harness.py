@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.support.fakebot import FakeTelegram, SeenMessage
+from testkit.fakebot import FakeTelegram, SeenMessage
 
 ROOT = Path(__file__).resolve().parents[2]
 GROUP = -4001

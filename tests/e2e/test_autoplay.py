@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from testkit.fakebot import FakeTelegram
 from tests.e2e.conftest import start_all
 from tests.e2e.harness import GROUP, BotProcess, Player, find
-from tests.support.fakebot import FakeTelegram
 
 pytestmark = pytest.mark.slow
 

@@ -15,10 +15,10 @@ import pytest
 
 from persistence.db import make_engine, make_sessionmaker
 from shithead_bot.service import GameService
+from testkit.fakebot import FakeTelegram
 from tests.e2e.harness import BotProcess, Player, current, has_button, webhook_worker
 from tests.e2e.privacy import leaks, leaks_in_logs, secret_cards
 from tests.e2e.test_db_faults import terminate_backends
-from tests.support.fakebot import FakeTelegram
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres]
 

@@ -9,9 +9,9 @@ import contextlib
 
 import pytest
 
+from testkit.fakebot import FakeTelegram, SeenMessage
 from tests.e2e.conftest import FLOW_LIMITS, start_all
 from tests.e2e.harness import BotProcess, Player, asks_to_act, play_until_over, start_game
-from tests.support.fakebot import FakeTelegram, SeenMessage
 
 pytestmark = pytest.mark.slow
 

@@ -12,9 +12,9 @@ from sqlalchemy.engine import make_url
 
 from persistence.db import make_engine, make_sessionmaker
 from shithead_bot.service import GameService
+from testkit.fakebot import FakeTelegram
 from tests.e2e.conftest import start_all
 from tests.e2e.harness import GROUP, BotProcess, Player, find, play_until_over, start_game
-from tests.support.fakebot import FakeTelegram
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres]
 

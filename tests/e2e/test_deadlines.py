@@ -10,10 +10,10 @@ import pytest
 
 from persistence.db import make_engine, make_sessionmaker
 from shithead_bot.service import GameService
+from testkit.fakebot import FakeTelegram
+from testkit.fakebot.model import SeenMessage
 from tests.e2e.conftest import start_all
 from tests.e2e.harness import GROUP, BotProcess, Player, find, start_game, table_message
-from tests.support.fakebot import FakeTelegram
-from tests.support.fakebot.model import SeenMessage
 
 pytestmark = pytest.mark.slow
 

@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 
+from testkit.fakebot import FakeTelegram
 from tests.e2e.conftest import start_all
 from tests.e2e.harness import (
     GROUP,
@@ -24,7 +25,6 @@ from tests.e2e.harness import (
     start_game,
     table_message,
 )
-from tests.support.fakebot import FakeTelegram
 
 pytestmark = pytest.mark.slow
 

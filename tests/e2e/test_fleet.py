@@ -9,8 +9,8 @@ import pytest
 from sqlalchemy import text
 
 from persistence.db import make_engine
+from testkit.fakebot import FakeTelegram
 from tests.e2e.harness import GROUP, BotProcess, Player, current, find, has_button, start_workers, webhook_worker
-from tests.support.fakebot import FakeTelegram
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from testkit.fakebot import FakeTelegram
 from tests.e2e.conftest import start_all
 from tests.e2e.harness import BotProcess, Player, find, play_until_over, start_game
-from tests.support.fakebot import FakeTelegram
 
 pytestmark = pytest.mark.slow
 FORUM = -1004242

@@ -6,10 +6,10 @@ import asyncio
 
 import pytest
 
+from testkit.fakebot import FakeTelegram
 from tests.e2e.conftest import start_all
 from tests.e2e.harness import GROUP, BotProcess, Player, find, play_until_over, start_game, table_message
 from tests.e2e.privacy import deal_secrets, deal_shown, leaks, leaks_in_logs, secret_cards
-from tests.support.fakebot import FakeTelegram
 
 pytestmark = pytest.mark.slow
 

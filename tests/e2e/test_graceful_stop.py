@@ -11,9 +11,9 @@ import pytest
 from sqlalchemy import text
 
 from persistence.db import make_engine
+from testkit.fakebot import FakeTelegram
 from tests.e2e.conftest import FLOW_LIMITS, start_all
 from tests.e2e.harness import BotProcess, Player, start_game
-from tests.support.fakebot import FakeTelegram
 
 pytestmark = pytest.mark.slow
 

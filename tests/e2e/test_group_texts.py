@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from testkit.fakebot import FakeTelegram
 from tests.e2e.conftest import start_all
 from tests.e2e.harness import GROUP, BotProcess, Player, asks_to_act, bot_says, current, find, open_lobby
-from tests.support.fakebot import FakeTelegram
 
 pytestmark = pytest.mark.slow
 

@@ -7,6 +7,7 @@ import sqlite3
 
 import pytest
 
+from testkit.fakebot import FakeTelegram
 from tests.e2e.conftest import FLOW_LIMITS, start_all
 from tests.e2e.harness import (
     GROUP,
@@ -21,7 +22,6 @@ from tests.e2e.harness import (
     start_game,
     table_message,
 )
-from tests.support.fakebot import FakeTelegram
 
 pytestmark = pytest.mark.slow
 ANONYMOUS = 1087968824

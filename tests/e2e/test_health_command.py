@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
+from testkit.fakebot import FakeTelegram
 from tests.e2e.harness import ROOT, BotProcess, free_port
-from tests.support.fakebot import FakeTelegram
 
 pytestmark = pytest.mark.slow
 

@@ -9,6 +9,7 @@ import sqlite3
 
 import pytest
 
+from testkit.fakebot import FakeTelegram
 from tests.e2e.conftest import start_all
 from tests.e2e.harness import (
     GROUP,
@@ -21,7 +22,6 @@ from tests.e2e.harness import (
     start_workers,
     webhook_worker,
 )
-from tests.support.fakebot import FakeTelegram
 
 pytestmark = pytest.mark.slow
 

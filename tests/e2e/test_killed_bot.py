@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from testkit.fakebot import FakeTelegram
 from tests.e2e.conftest import FLOW_LIMITS, start_all
 from tests.e2e.harness import BotProcess, Player
 from tests.service.test_pool import LEFTOVER_WAIT, descendants, process_state
-from tests.support.fakebot import FakeTelegram
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")]
 

@@ -8,10 +8,10 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from testkit.fakebot import FakeTelegram
 from tests.e2e.conftest import start_all
 from tests.e2e.harness import GROUP, BotProcess, Player, current, find, open_lobby, play_until_over, table_message
 from tests.e2e.privacy import leaks, leaks_in_logs, secret_cards
-from tests.support.fakebot import FakeTelegram
 from tests.support.standin import standin_env
 
 pytestmark = pytest.mark.slow

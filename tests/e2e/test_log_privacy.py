@@ -10,10 +10,10 @@ import pytest
 from sqlalchemy import text
 
 from persistence.db import make_engine
+from testkit.fakebot import FakeTelegram
 from tests.e2e.conftest import FLOW_LIMITS, start_all
 from tests.e2e.harness import GROUP, BotProcess, Player, find, play_until_over, start_game
 from tests.e2e.privacy import leaks_in_logs, secret_cards
-from tests.support.fakebot import FakeTelegram
 
 pytestmark = pytest.mark.slow
 

@@ -10,9 +10,9 @@ import signal
 import aiohttp
 import pytest
 
+from testkit.fakebot import FakeTelegram, SeenMessage
 from tests.e2e.conftest import start_all
 from tests.e2e.harness import BotProcess, Player, asks_to_act, free_port, start_game, start_workers, webhook_worker
-from tests.support.fakebot import FakeTelegram, SeenMessage
 
 pytestmark = pytest.mark.slow
 

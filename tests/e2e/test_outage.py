@@ -16,9 +16,9 @@ import urllib.request
 
 import pytest
 
+from testkit.fakebot import FakeTelegram
 from tests.e2e.conftest import FLOW_LIMITS, start_all
 from tests.e2e.harness import Player, free_port, play_until_over, running_bot, start_game
-from tests.support.fakebot import FakeTelegram
 
 pytestmark = pytest.mark.slow
 OUTAGE_SECONDS = int(os.environ.get("OUTAGE_SECONDS", "30"))

@@ -6,9 +6,9 @@ from __future__ import annotations
 import aiohttp
 import pytest
 
+from testkit.fakebot import FakeTelegram
 from tests.e2e.conftest import start_all
 from tests.e2e.harness import BotProcess, Player, start_game, start_workers, webhook_worker
-from tests.support.fakebot import FakeTelegram
 
 pytestmark = pytest.mark.slow
 

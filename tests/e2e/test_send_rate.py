@@ -10,8 +10,8 @@ import pytest
 
 from persistence.db import make_engine, make_sessionmaker
 from shithead_bot.service import Outbox
+from testkit.fakebot import FakeTelegram
 from tests.e2e.harness import Player, start_game, start_workers, webhook_worker
-from tests.support.fakebot import FakeTelegram
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres]
 

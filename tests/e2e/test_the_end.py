@@ -8,9 +8,9 @@ import re
 
 import pytest
 
+from testkit.fakebot import FakeTelegram
 from tests.e2e.conftest import start_all
 from tests.e2e.harness import GROUP, BotProcess, Player, find, play_until_over, start_game
-from tests.support.fakebot import FakeTelegram
 
 pytestmark = pytest.mark.slow
 

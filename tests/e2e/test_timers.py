@@ -14,9 +14,9 @@ from sqlalchemy import func, select, update
 from persistence.db import make_engine, make_sessionmaker
 from persistence.models import Game, Move, utcnow
 from shithead_bot.service import GameService, UserInfo
+from testkit.fakebot import FakeTelegram
 from tests.e2e.conftest import start_all
 from tests.e2e.harness import GROUP, BotProcess, Player, find, start_game
-from tests.support.fakebot import FakeTelegram
 
 pytestmark = pytest.mark.slow
 

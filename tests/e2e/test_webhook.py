@@ -6,9 +6,9 @@ import socket
 
 import pytest
 
+from testkit.fakebot import FakeTelegram
 from tests.e2e.conftest import FLOW_LIMITS, start_all
 from tests.e2e.harness import BotProcess, Player, play_until_over, start_game
-from tests.support.fakebot import FakeTelegram
 
 pytestmark = pytest.mark.slow
 

@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from persistence import repo
 from persistence.db import make_engine, make_sessionmaker
 from persistence.models import Chat, Game, Move, Outbox, Player, Rating, Seat, utcnow
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
 from tests.service.helpers import lobby_with, make_service, user
 
 FINISHED, ACTIVE = 10_000, 1_000

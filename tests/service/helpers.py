@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from engine.ai import make_player
 from shithead_bot.config import Settings
 from shithead_bot.service import Autoplay, GameService, Result, UserInfo
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
 
 GROUP = -1001
 

@@ -5,13 +5,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
 from engine.ai import make_player
 from engine.forced import Forced, forced_move
 from shithead_bot.service import Autoplay, GameService, NoticeKind
-from tests.conftest import FakeClock
-from tests.service.helpers import lobby_with, make_service, user
+from tests.service.helpers import lobby_with, user
 
 
 async def play_through(service: GameService, game_id: int, seed: int) -> Counter[str]:
@@ -34,10 +31,7 @@ async def play_through(service: GameService, game_id: int, seed: int) -> Counter
     raise AssertionError("the game did not end")
 
 
-async def test_no_human_is_asked_to_tap_a_move_everybody_can_see_is_forced(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
-) -> None:
-    service = make_service(sessions, clock)
+async def test_no_human_is_asked_to_tap_a_move_everybody_can_see_is_forced(service: GameService) -> None:
     asked: Counter[str] = Counter()
     for n in range(3):
         game_id = await lobby_with(service, humans=3, chat_id=-500 - n)
@@ -49,10 +43,7 @@ async def test_no_human_is_asked_to_tap_a_move_everybody_can_see_is_forced(
     assert any(m.actor == "autoplay" for m in moves)
 
 
-async def test_all_plays_every_forced_move_and_off_none(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
-) -> None:
-    service = make_service(sessions, clock)
+async def test_all_plays_every_forced_move_and_off_none(service: GameService) -> None:
     for setting, chat in ((Autoplay.ALL, -600), (Autoplay.OFF, -601)):
         for n in range(3):
             await service.set_autoplay(user(n), setting)
@@ -67,10 +58,7 @@ async def test_all_plays_every_forced_move_and_off_none(
     assert await service.autoplay_of(user(0).id) is Autoplay.OFF
 
 
-async def test_a_forced_move_made_for_a_player_is_told_to_them_as_such(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
-) -> None:
-    service = make_service(sessions, clock)
+async def test_a_forced_move_made_for_a_player_is_told_to_them_as_such(service: GameService) -> None:
     game_id = await lobby_with(service, humans=2)
     result = await service.start(game_id, user(0).id)
     notices = list(result.notices)

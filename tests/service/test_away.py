@@ -19,15 +19,10 @@ from shithead_bot.service import autoplay as autoplay_module
 from shithead_bot.service.autoplay import computer_move, computer_seed
 from shithead_bot.service.away import AwayTooLongError
 from shithead_bot.timers.sweeper import Sweeper
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
 from tests.service.helpers import GROUP, lobby_with, make_service, user
 
 OFF = Autoplay.OFF  # every move of a present player is their own tap: the stand-in's are told apart
-
-
-@pytest.fixture
-def service(sessions: async_sessionmaker[AsyncSession], clock: FakeClock) -> GameService:
-    return make_service(sessions, clock)
 
 
 async def log_of(sessions: async_sessionmaker[AsyncSession], game_id: int) -> list[tuple[int, str, str]]:
@@ -157,9 +152,8 @@ async def test_the_stand_in_plays_the_seats_view_as_a_normal_computer_would(
 
 
 async def test_away_survives_a_restart_and_the_deadline_sweep_counts_no_timeout(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+    service: GameService, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
 ) -> None:
-    service = make_service(sessions, clock)
     await service.ensure_chat(GROUP, "group", "Friends")
     await service.set_turn_time(GROUP, 600)
     game_id = await started(service, 3)

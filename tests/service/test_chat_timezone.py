@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from tests.conftest import FakeClock
-from tests.service.helpers import GROUP, lobby_with, make_service
+from shithead_bot.service import GameService
+from tests.service.helpers import GROUP, lobby_with
 
 
-async def test_a_chat_keeps_its_time_zone(sessions: async_sessionmaker[AsyncSession], clock: FakeClock) -> None:
-    service = make_service(sessions, clock)
+async def test_a_chat_keeps_its_time_zone(service: GameService) -> None:
     game_id = await lobby_with(service, humans=2)
     chat = await service.ensure_chat(GROUP, "group", "Friends")
     assert (chat.timezone, chat.zone) == (None, "UTC")
@@ -20,10 +18,7 @@ async def test_a_chat_keeps_its_time_zone(sessions: async_sessionmaker[AsyncSess
     assert (await service.update_chat(GROUP, timezone=None)).zone == "UTC"
 
 
-async def test_a_time_zone_that_is_not_one_is_never_saved(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
-) -> None:
-    service = make_service(sessions, clock)
+async def test_a_time_zone_that_is_not_one_is_never_saved(service: GameService) -> None:
     await lobby_with(service, humans=2)
     with pytest.raises(ValueError, match="time zone"):
         await service.update_chat(GROUP, timezone="../../etc/passwd")

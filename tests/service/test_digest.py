@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from persistence.db import make_engine, make_sessionmaker
 from persistence.models import Outbox
 from shithead_bot.service import GameService, Notify, ServiceError
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
 from tests.service.helpers import lobby_with, make_service, user
 
 

@@ -10,7 +10,7 @@ from sqlalchemy import event, select
 
 from persistence.db import make_engine, make_sessionmaker
 from persistence.models import Move
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
 from tests.service.helpers import lobby_with, make_service, user
 
 

@@ -8,7 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from persistence.db import make_engine, make_sessionmaker
 from shithead_bot.service import AlreadyOpenError, GameService, UserInfo
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
 from tests.service.helpers import make_service
 
 

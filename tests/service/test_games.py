@@ -11,6 +11,7 @@ from persistence.models import Game, Move, Outbox, Seat
 from shithead_bot.service import (
     Announcement,
     Autoplay,
+    GameService,
     MoveRejectedError,
     NotAllowedError,
     NoticeKind,
@@ -18,15 +19,12 @@ from shithead_bot.service import (
     TooFewPlayersError,
     WrongStateError,
 )
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
 from tests.service.helpers import GROUP, kinds, lobby_with, make_service, play_humans_to_end, time_out, user
 
 
 @pytest.mark.parametrize("preset", ["smelly", "classic", "free", "standard"])
-async def test_full_game_with_computers_for_every_preset(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock, preset: str
-) -> None:
-    service = make_service(sessions, clock)
+async def test_full_game_with_computers_for_every_preset(service: GameService, preset: str) -> None:
     game_id = await lobby_with(service, humans=2, computers=2, preset=preset)
     started = await service.start(game_id, user(0).id)
     assert started.status == "swapping"
@@ -40,8 +38,7 @@ async def test_full_game_with_computers_for_every_preset(
     assert await service.rebuild(game_id) == load_game(ctx.game.snapshot or {})
 
 
-async def test_neighbor_to_the_end(sessions: async_sessionmaker[AsyncSession], clock: FakeClock) -> None:
-    service = make_service(sessions, clock)
+async def test_neighbor_to_the_end(service: GameService) -> None:
     game_id = await lobby_with(service, humans=2, computers=3, kind="neighbor")
     started = await service.start(game_id, user(0).id)
     assert started.status == "playing"
@@ -53,11 +50,8 @@ async def test_neighbor_to_the_end(sessions: async_sessionmaker[AsyncSession], c
 
 
 async def test_a_move_is_one_transaction_with_log_and_outbox(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+    sessions: async_sessionmaker[AsyncSession], service: GameService, game_id: int
 ) -> None:
-    service = make_service(sessions, clock)
-    game_id = await lobby_with(service, humans=2)
-    await service.start(game_id, user(0).id)
     ctx = await service.game_view(game_id)
     version = ctx.game.version
     result = await service.play(game_id, user(0).id, "r", ctx.seat(0).keyboard_version)
@@ -71,8 +65,9 @@ async def test_a_move_is_one_transaction_with_log_and_outbox(
         assert outbox >= len(result.notices)
 
 
-async def test_computers_answer_in_the_same_call(sessions: async_sessionmaker[AsyncSession], clock: FakeClock) -> None:
-    service = make_service(sessions, clock)
+async def test_computers_answer_in_the_same_call(
+    sessions: async_sessionmaker[AsyncSession], service: GameService
+) -> None:
     game_id = await lobby_with(service, humans=1, computers=3)
     started = await service.start(game_id, user(0).id)
     ctx = await service.game_view(game_id)
@@ -88,10 +83,7 @@ async def test_computers_answer_in_the_same_call(sessions: async_sessionmaker[As
     assert started.notices
 
 
-async def test_engine_refusal_changes_nothing(sessions: async_sessionmaker[AsyncSession], clock: FakeClock) -> None:
-    service = make_service(sessions, clock)
-    game_id = await lobby_with(service, humans=2)
-    await service.start(game_id, user(0).id)
+async def test_engine_refusal_changes_nothing(service: GameService, game_id: int) -> None:
     before = await service.game_view(game_id)
     with pytest.raises(MoveRejectedError) as refused:
         await service.play(game_id, user(0).id, "p:h:Q:3", before.seat(0).keyboard_version)
@@ -103,10 +95,7 @@ async def test_engine_refusal_changes_nothing(sessions: async_sessionmaker[Async
     assert after.game.snapshot == before.game.snapshot
 
 
-async def test_stale_button_is_refused(sessions: async_sessionmaker[AsyncSession], clock: FakeClock) -> None:
-    service = make_service(sessions, clock)
-    game_id = await lobby_with(service, humans=2)
-    await service.start(game_id, user(0).id)
+async def test_stale_button_is_refused(service: GameService, game_id: int) -> None:
     ctx = await service.game_view(game_id)
     old = ctx.seat(0).keyboard_version
     swaps = [m for m in ctx.state.legal_moves(0) if str(m).startswith("x")] if ctx.state else []
@@ -115,10 +104,7 @@ async def test_stale_button_is_refused(sessions: async_sessionmaker[AsyncSession
         await service.play(game_id, user(0).id, "r", old)
 
 
-async def test_swapping_players_do_not_outdate_each_other(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
-) -> None:
-    service = make_service(sessions, clock)
+async def test_swapping_players_do_not_outdate_each_other(service: GameService) -> None:
     game_id = await lobby_with(service, humans=3)
     await service.start(game_id, user(0).id)
     ctx = await service.game_view(game_id)
@@ -156,10 +142,7 @@ async def test_forfeit_pause_resume_abort(sessions: async_sessionmaker[AsyncSess
         await service.forfeit(game_id, user(1).id)
 
 
-async def test_last_forfeit_ends_the_game(sessions: async_sessionmaker[AsyncSession], clock: FakeClock) -> None:
-    service = make_service(sessions, clock)
-    game_id = await lobby_with(service, humans=2)
-    await service.start(game_id, user(0).id)
+async def test_last_forfeit_ends_the_game(service: GameService, game_id: int) -> None:
     result = await service.forfeit(game_id, user(1).id)
     assert result.status == "finished"
     ctx = await service.game_view(game_id)
@@ -167,8 +150,7 @@ async def test_last_forfeit_ends_the_game(sessions: async_sessionmaker[AsyncSess
     assert not any(s.is_loser for s in ctx.seats)
 
 
-async def test_rematch_same_players_loser_deals(sessions: async_sessionmaker[AsyncSession], clock: FakeClock) -> None:
-    service = make_service(sessions, clock)
+async def test_rematch_same_players_loser_deals(service: GameService) -> None:
     game_id = await lobby_with(service, humans=1, computers=2)
     await service.start(game_id, user(0).id)
     await play_humans_to_end(service, game_id)
@@ -185,9 +167,8 @@ async def test_rematch_same_players_loser_deals(sessions: async_sessionmaker[Asy
 
 
 async def test_timeout_acts_for_the_player_and_loses_to_a_real_move(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+    service: GameService, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
 ) -> None:
-    service = make_service(sessions, clock)
     game_id = await lobby_with(service, humans=2, autoplay=Autoplay.OFF)  # the timeout's move, not autoplay's
     await service.start(game_id, user(0).id)
     ctx = await service.game_view(game_id)
@@ -203,8 +184,9 @@ async def test_timeout_acts_for_the_player_and_loses_to_a_real_move(
     assert actors[-1] == "timeout"
 
 
-async def test_removal_after_timeouts_in_a_row(sessions: async_sessionmaker[AsyncSession], clock: FakeClock) -> None:
-    service = make_service(sessions, clock)
+async def test_removal_after_timeouts_in_a_row(
+    service: GameService, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+) -> None:
     game_id = await lobby_with(service, humans=3)
     await service.update_chat(GROUP, max_timeouts=2)
     await service.start(game_id, user(0).id)
@@ -230,8 +212,7 @@ async def test_removal_after_timeouts_in_a_row(sessions: async_sessionmaker[Asyn
         assert game is not None
 
 
-async def test_a_forfeit_does_not_end_a_pause(sessions: async_sessionmaker[AsyncSession], clock: FakeClock) -> None:
-    service = make_service(sessions, clock)
+async def test_a_forfeit_does_not_end_a_pause(service: GameService) -> None:
     game_id = await lobby_with(service, humans=3)
     await service.start(game_id, user(0).id)
     await service.pause(game_id, user(0).id)
@@ -244,8 +225,7 @@ async def test_a_forfeit_does_not_end_a_pause(sessions: async_sessionmaker[Async
     assert (await service.resume(game_id, user(1).id)).status == "swapping"
 
 
-async def test_rematch_leaves_out_who_left(sessions: async_sessionmaker[AsyncSession], clock: FakeClock) -> None:
-    service = make_service(sessions, clock)
+async def test_rematch_leaves_out_who_left(service: GameService) -> None:
     game_id = await lobby_with(service, humans=3)
     await service.start(game_id, user(0).id)
     await service.forfeit(game_id, user(2).id)

@@ -8,7 +8,6 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-import pytest
 from sqlalchemy import case, func, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlmodel import col
@@ -16,14 +15,9 @@ from sqlmodel import col
 from persistence import repo
 from persistence.models import Game, Move, Outbox, Player, Seat
 from shithead_bot.service import GameService, chats
-from tests.conftest import FakeClock
-from tests.service.helpers import lobby_with, make_service, play_humans_to_end, user
+from testkit.clock import FakeClock
+from tests.service.helpers import lobby_with, play_humans_to_end, user
 from tests.service.test_away import present_play_to_end, started
-
-
-@pytest.fixture
-def service(sessions: async_sessionmaker[AsyncSession], clock: FakeClock) -> GameService:
-    return make_service(sessions, clock)
 
 
 async def outbox_ids(sessions: async_sessionmaker[AsyncSession]) -> set[str]:

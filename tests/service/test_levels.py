@@ -19,13 +19,8 @@ from engine.views import NeighborView, ShitheadView
 from persistence.models import Seat
 from shithead_bot.service import GameService, pool, thinking
 from shithead_bot.service.autoplay import computer_move, computer_seed, next_computer
-from tests.conftest import FakeClock
-from tests.service.helpers import lobby_with, make_service, play_humans_to_end, user
-
-
-@pytest.fixture
-def service(sessions: async_sessionmaker[AsyncSession], clock: FakeClock) -> GameService:
-    return make_service(sessions, clock)
+from testkit.clock import FakeClock
+from tests.service.helpers import lobby_with, play_humans_to_end, user
 
 
 class SlowPlayer:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from shithead_bot.service import (
     AlreadyJoinedError,
@@ -20,13 +19,8 @@ from shithead_bot.service import (
     UserInfo,
     WrongStateError,
 )
-from tests.conftest import FakeClock
-from tests.service.helpers import GROUP, kinds, lobby_with, make_service, user
-
-
-@pytest.fixture
-def service(sessions: async_sessionmaker[AsyncSession], clock: FakeClock) -> GameService:
-    return make_service(sessions, clock)
+from testkit.clock import FakeClock
+from tests.service.helpers import GROUP, kinds, lobby_with, user
 
 
 async def test_one_open_game_per_chat(service: GameService) -> None:
@@ -137,9 +131,7 @@ async def test_an_anonymous_admins_lobby_has_no_creator_and_an_admin_starts_it(s
     assert (await service.start(opened.game_id, user(0).id, is_admin=True)).status == "swapping"
 
 
-async def test_lobby_actions_after_start(service: GameService) -> None:
-    game_id = await lobby_with(service, humans=2)
-    await service.start(game_id, user(0).id)
+async def test_lobby_actions_after_start(service: GameService, game_id: int) -> None:
     await service.see_user(user(5), can_message=True)
     with pytest.raises(WrongStateError):
         await service.join(game_id, user(5))
@@ -170,13 +162,12 @@ async def test_group_migration_moves_games(service: GameService) -> None:
 
 
 async def test_two_taps_of_add_computer_on_one_lobby_add_one(
-    db_url: str, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+    db_url: str, service: GameService, clock: FakeClock
 ) -> None:
     """Both taps were made on a lobby showing no computer: one adds it, the other is already done."""
     from persistence.db import make_engine, make_sessionmaker
     from shithead_bot.service import AlreadyDoneError
 
-    service = make_service(sessions, clock)
     game_id = await lobby_with(service, humans=1)
     engines = [make_engine(db_url), make_engine(db_url)]
     racers = [GameService(make_sessionmaker(e), clock=clock) for e in engines]

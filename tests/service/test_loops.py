@@ -6,19 +6,17 @@ from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from persistence.models import Game
-from shithead_bot.service import Announcement, AnnouncePayload
+from shithead_bot.service import Announcement, AnnouncePayload, GameService
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.render import Page
 from shithead_bot.telegram.render.announce import announce
-from tests.conftest import FakeClock
 from tests.engine.test_loops import two_fives_going_round
-from tests.service.helpers import lobby_with, make_service, user
+from tests.service.helpers import lobby_with, user
 
 
 async def test_a_forced_loop_finishes_the_game_and_says_why(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+    sessions: async_sessionmaker[AsyncSession], service: GameService
 ) -> None:
-    service = make_service(sessions, clock)
     game_id = await lobby_with(service, humans=3, preset="free")
     await service.start(game_id, user(0).id)
     async with sessions.begin() as session:  # the table as the e2e game found it, mid-play

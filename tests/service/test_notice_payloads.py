@@ -14,6 +14,7 @@ from persistence import repo
 from shithead_bot.service import (
     Announcement,
     AnnouncePayload,
+    GameService,
     MovedPayload,
     NoPayload,
     Notice,
@@ -25,8 +26,7 @@ from shithead_bot.service import (
     TurnPayload,
 )
 from shithead_bot.service.report import Plan, Report
-from tests.conftest import FakeClock
-from tests.service.helpers import lobby_with, make_service, user
+from testkit.clock import FakeClock
 
 AWAY_UNTIL = datetime(2026, 1, 5, 12, tzinfo=UTC)
 
@@ -151,12 +151,9 @@ class Recorder:
 
 
 async def test_old_rows_in_the_outbox_are_delivered_typed(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+    service: GameService, game_id: int, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
 ) -> None:
     """Rows written by the version before typed payloads, already in the table at the upgrade."""
-    service = make_service(sessions, clock)
-    game_id = await lobby_with(service, humans=2)
-    await service.start(game_id, user(0).id)
     outbox = Outbox(sessions, clock=clock)
     await outbox.deliver(Recorder())  # what the start wrote
     async with sessions() as session, session.begin():

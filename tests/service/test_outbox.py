@@ -9,9 +9,9 @@ from datetime import timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from shithead_bot.service import Notice, Outbox
+from shithead_bot.service import GameService, Notice, Outbox
 from shithead_bot.service.report import Plan, Report
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
 from tests.service.helpers import lobby_with, make_service, user
 
 
@@ -33,8 +33,9 @@ class Sender:
         return [n.id or 0 for batch in self.batches for n in batch]
 
 
-async def test_crash_between_commit_and_delivery(sessions: async_sessionmaker[AsyncSession], clock: FakeClock) -> None:
-    service = make_service(sessions, clock)
+async def test_crash_between_commit_and_delivery(
+    service: GameService, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+) -> None:
     game_id = await lobby_with(service, humans=2)
     result = await service.start(game_id, user(0).id)
     written = sorted(str(n.kind) for n in result.notices)
@@ -57,9 +58,8 @@ async def test_crash_between_commit_and_delivery(sessions: async_sessionmaker[As
 
 
 async def test_a_claimed_notice_is_not_sent_twice_until_its_lease_ends(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+    service: GameService, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
 ) -> None:
-    service = make_service(sessions, clock)
     await lobby_with(service, humans=1)
     first, second = Sender(), Sender()
 
@@ -77,8 +77,9 @@ async def test_a_claimed_notice_is_not_sent_twice_until_its_lease_ends(
     assert second.ids == first.ids
 
 
-async def test_notices_are_grouped_per_game(sessions: async_sessionmaker[AsyncSession], clock: FakeClock) -> None:
-    service = make_service(sessions, clock)
+async def test_notices_are_grouped_per_game(
+    service: GameService, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+) -> None:
     a = await lobby_with(service, humans=2, chat_id=-1)
     b = await lobby_with(service, humans=2, chat_id=-2)
     await service.start(a, user(0).id)
@@ -99,11 +100,10 @@ async def _count_all(sessions: async_sessionmaker[AsyncSession]) -> int:
 
 
 async def test_a_half_sent_batch_keeps_what_went_out(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+    service: GameService, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
 ) -> None:
     from shithead_bot.service.outbox import PartialDelivery
 
-    service = make_service(sessions, clock)
     game_id = await lobby_with(service, humans=2)
     await service.start(game_id, user(0).id)
     seen: list[list[int]] = []
@@ -122,13 +122,12 @@ async def test_a_half_sent_batch_keeps_what_went_out(
 
 
 async def test_a_notice_that_fails_for_another_reason_is_given_up_after_a_dozen_tries(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+    service: GameService, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
 ) -> None:
     """Not an outage (a bug, say): given up after MAX_ATTEMPTS, so it cannot hold its game's later
     notices back for a day."""
     from shithead_bot.service.outbox import MAX_ATTEMPTS
 
-    service = make_service(sessions, clock)
     await lobby_with(service, humans=1)
 
     async def broken(plan: Plan) -> Report:
@@ -155,9 +154,8 @@ class Unreachable:
 
 
 async def test_an_outage_is_retried_with_growing_pauses_and_given_up_only_after_a_day(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+    service: GameService, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
 ) -> None:
-    service = make_service(sessions, clock)
     await lobby_with(service, humans=1)
     sender = Unreachable(clock)
     outbox = Outbox(sessions, clock=clock)
@@ -184,9 +182,8 @@ async def test_an_outage_is_retried_with_growing_pauses_and_given_up_only_after_
 
 
 async def test_when_telegram_answers_again_the_waiting_notices_go_at_once(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+    service: GameService, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
 ) -> None:
-    service = make_service(sessions, clock)
     await lobby_with(service, humans=1)
     outbox = Outbox(sessions, clock=clock)
     down = Unreachable(clock)

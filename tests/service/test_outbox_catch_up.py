@@ -9,8 +9,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from shithead_bot.service import GameService, Notice, Outbox
 from shithead_bot.service.report import Plan, Report
-from tests.conftest import FakeClock
-from tests.service.helpers import lobby_with, make_service, user
+from testkit.clock import FakeClock
+from tests.service.helpers import lobby_with, user
 
 
 class MovingSender:
@@ -34,9 +34,8 @@ class MovingSender:
 
 
 async def test_the_sweep_takes_along_what_a_busy_game_left_behind(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+    service: GameService, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
 ) -> None:
-    service = make_service(sessions, clock)
     game_id = await lobby_with(service, humans=2)
     outbox = Outbox(sessions, clock=clock)
     clock.advance(seconds=5)  # the lobby's notices are leftovers now

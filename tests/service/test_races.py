@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from persistence.db import make_engine, make_sessionmaker
 from persistence.models import Move
 from shithead_bot.service import GameService, StaleVersionError
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
 from tests.service.helpers import lobby_with, make_service, user
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,9 +28,8 @@ async def ready_moves(sessions: async_sessionmaker[AsyncSession], game_id: int) 
 
 
 async def test_two_connections_race_the_same_move(
-    db_url: str, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+    db_url: str, service: GameService, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
 ) -> None:
-    service = make_service(sessions, clock)
     for round_ in range(5):
         game_id = await lobby_with(service, humans=2, chat_id=-2000 - round_)
         await service.start(game_id, user(0).id)
@@ -70,10 +69,7 @@ async def test_two_processes_race_on_postgresql(pg_db_url: str, clock: FakeClock
     await engine.dispose()
 
 
-async def test_a_lost_race_leaves_no_half_change(sessions: async_sessionmaker[AsyncSession], clock: FakeClock) -> None:
-    service = make_service(sessions, clock)
-    game_id = await lobby_with(service, humans=2)
-    await service.start(game_id, user(0).id)
+async def test_a_lost_race_leaves_no_half_change(service: GameService, game_id: int) -> None:
     before = await service.game_view(game_id)
     await service.play(game_id, user(0).id, "r", before.seat(0).keyboard_version)
     middle = await service.game_view(game_id)

@@ -7,9 +7,10 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from persistence.models import Rating, RatingChange
+from shithead_bot.service import GameService
 from shithead_bot.service.ratings import OVERALL, Skill, rate
-from tests.conftest import FakeClock
-from tests.service.helpers import GROUP, lobby_with, make_service, play_humans_to_end, user
+from testkit.clock import FakeClock
+from tests.service.helpers import GROUP, lobby_with, play_humans_to_end, user
 
 
 def test_a_ranking_moves_ratings_in_its_order() -> None:
@@ -40,9 +41,8 @@ async def stored(sessions: async_sessionmaker[AsyncSession]) -> tuple[list[tuple
 
 
 async def test_finished_games_are_rated_in_the_chat_and_overall_and_rebuild_exactly(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+    service: GameService, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
 ) -> None:
-    service = make_service(sessions, clock)
     for n in range(3):
         chat = GROUP if n < 2 else GROUP - 7
         game_id = await lobby_with(service, humans=2, computers=1, chat_id=chat)

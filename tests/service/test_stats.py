@@ -5,17 +5,15 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from persistence import repo
-from shithead_bot.service import GameStatus
-from tests.conftest import FakeClock
-from tests.service.helpers import lobby_with, make_service, play_humans_to_end, user
+from shithead_bot.service import GameService, GameStatus
+from tests.service.helpers import lobby_with, play_humans_to_end, user
 
 FINISHED = GameStatus.FINISHED
 
 
 async def test_leaderboard_player_and_preset_stats(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+    sessions: async_sessionmaker[AsyncSession], service: GameService
 ) -> None:
-    service = make_service(sessions, clock)
     for round_ in range(3):
         game_id = await lobby_with(service, humans=2, computers=1, chat_id=-77, preset="smelly")
         await service.start(game_id, user(0).id)

@@ -13,15 +13,10 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from persistence.models import Move
 from shithead_bot.service import Announcement, AnnouncePayload, Autoplay, GameService
-from tests.conftest import FakeClock
-from tests.service.helpers import GROUP, lobby_with, make_service, time_out, user
+from testkit.clock import FakeClock
+from tests.service.helpers import GROUP, lobby_with, time_out, user
 
 TURN = 60  # seconds
-
-
-@pytest.fixture
-def service(sessions: async_sessionmaker[AsyncSession], clock: FakeClock) -> GameService:
-    return make_service(sessions, clock)
 
 
 async def log_of(sessions: async_sessionmaker[AsyncSession], game_id: int) -> list[Move]:

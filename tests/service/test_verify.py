@@ -8,7 +8,6 @@ import copy
 from typing import Any
 
 import pytest
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import engine
 from engine import rules_from_dict
@@ -27,8 +26,7 @@ from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.render import Page
 from shithead_bot.telegram.render.announce import announce
 from shithead_bot.verify import verdict_lines
-from tests.conftest import FakeClock
-from tests.service.helpers import GROUP, lobby_with, make_service, play_humans_to_end, user
+from tests.service.helpers import GROUP, lobby_with, play_humans_to_end, user
 
 
 async def announced(service: GameService, result: Result, what: Announcement) -> str:
@@ -55,10 +53,7 @@ async def finished_game(service: GameService) -> int:
     return game_id
 
 
-async def test_the_deal_is_committed_at_the_start_and_revealed_at_the_end(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
-) -> None:
-    service = make_service(sessions, clock)
+async def test_the_deal_is_committed_at_the_start_and_revealed_at_the_end(service: GameService) -> None:
     game_id = await lobby_with(service, humans=2, computers=1)
     started = await service.start(game_id, user(0).id)
     seed, salt, commitment = await secrets_of(service, game_id)
@@ -95,12 +90,7 @@ async def test_the_deal_is_committed_at_the_start_and_revealed_at_the_end(
     assert all(m["events"] for m in over["moves"])
 
 
-async def test_the_last_message_reveals_seed_and_salt(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
-) -> None:
-    service = make_service(sessions, clock)
-    game_id = await lobby_with(service, humans=2)
-    await service.start(game_id, user(0).id)
+async def test_the_last_message_reveals_seed_and_salt(service: GameService, game_id: int) -> None:
     seed, salt, commitment = await secrets_of(service, game_id)
     forfeited = await service.forfeit(game_id, user(1).id)  # the last forfeit ends the game
     assert forfeited.status == "finished"
@@ -116,10 +106,7 @@ async def test_the_last_message_reveals_seed_and_salt(
     assert end.recorded_loser is None
 
 
-async def test_an_aborted_game_reveals_at_its_end_and_verifies(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
-) -> None:
-    service = make_service(sessions, clock)
+async def test_an_aborted_game_reveals_at_its_end_and_verifies(service: GameService) -> None:
     game_id = await lobby_with(service, humans=3)
     await service.start(game_id, user(0).id)
     await service.forfeit(game_id, user(2).id)
@@ -133,10 +120,7 @@ async def test_an_aborted_game_reveals_at_its_end_and_verifies(
     assert verdict_lines(verdict)[-2] == "✅ End: aborted after move 1, as recorded; nobody won."
 
 
-async def test_verify_finds_the_chat_s_game_and_no_other(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
-) -> None:
-    service = make_service(sessions, clock)
+async def test_verify_finds_the_chat_s_game_and_no_other(service: GameService) -> None:
     with pytest.raises(GameNotFoundError):
         await service.verify_game(GROUP)  # nothing dealt here yet
     done = await finished_game(service)
@@ -163,8 +147,7 @@ def other_move(data: dict[str, Any], index: int) -> str:
     return next(str(m) for m in state.legal_moves(recorded["seat"]) if str(m) != recorded["move"])
 
 
-async def test_a_tampered_export_fails_loudly(sessions: async_sessionmaker[AsyncSession], clock: FakeClock) -> None:
-    service = make_service(sessions, clock)
+async def test_a_tampered_export_fails_loudly(service: GameService) -> None:
     game_id = await finished_game(service)
     data = await service.export_game(game_id)
     assert check_export(data).ok

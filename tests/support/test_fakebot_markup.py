@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.support.fakebot.markup import MarkupError, command_entities, parse_html, trim, utf16_len
+from testkit.fakebot.markup import MarkupError, command_entities, parse_html, trim, utf16_len
 
 SURROGATES = (
     "Text contains invalid Unicode characters after decoding HTML entities, check for unmatched surrogate code units"

@@ -9,7 +9,7 @@ from PIL import Image
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
 from telegram.error import BadRequest
 
-from tests.support.fakebot.server import FakeTelegram
+from testkit.fakebot.server import FakeTelegram
 
 ALICE, GROUP = 1001, -4001
 
@@ -27,12 +27,6 @@ async def fake() -> AsyncIterator[FakeTelegram]:
         server.start_bot(ALICE)
         server.add_group(GROUP, "Table", [ALICE])
         yield server
-
-
-@pytest.fixture
-async def bot(fake: FakeTelegram) -> AsyncIterator[Bot]:
-    async with Bot(fake.token, base_url=fake.base_url, base_file_url=fake.base_file_url) as client:
-        yield client
 
 
 def keyboard(label: str) -> InlineKeyboardMarkup:

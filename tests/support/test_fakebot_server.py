@@ -35,7 +35,7 @@ from telegram.error import (
 )
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from tests.support.fakebot.server import FakeTelegram
+from testkit.fakebot.server import FakeTelegram
 
 ALICE, BOB, CAROL = 1001, 1002, 1003
 GROUP = -4001
@@ -46,12 +46,6 @@ JSON = dict[str, Any]
 async def fake() -> AsyncIterator[FakeTelegram]:
     async with FakeTelegram() as server:
         yield server
-
-
-@pytest.fixture
-async def bot(fake: FakeTelegram) -> AsyncIterator[Bot]:
-    async with Bot(fake.token, base_url=fake.base_url, base_file_url=fake.base_file_url) as client:
-        yield client
 
 
 @pytest.fixture
@@ -886,7 +880,7 @@ async def test_runs_standalone() -> None:
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "tests.support.fakebot",
+        "testkit.fakebot",
         "--port",
         str(port),
         "--demo",

@@ -4,41 +4,22 @@ service, the outbox and the sender as the bot wires them, without the bot proces
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
-import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from telegram import Bot
 
 from engine.ai import make_player
+from shithead_bot.config import Settings
 from shithead_bot.service import Autoplay, GameService
-from shithead_bot.service.outbox import Outbox
 from shithead_bot.telegram.callback_data import Codec
-from shithead_bot.telegram.delivery import Delivery
-from tests.conftest import FakeClock
-from tests.service.helpers import GROUP, lobby_with, make_service, user
-from tests.support.fakebot import FakeTelegram
-from tests.support.fakebot.model import SeenMessage
+from shithead_bot.telegram.wiring import bot_context
+from testkit.clock import FakeClock
+from testkit.fakebot import FakeTelegram
+from testkit.fakebot.model import SeenMessage
+from tests.service.helpers import lobby_with, make_service, user
 
 SWEEP = 5  # seconds of fake time between two outbox sweeps
-PEOPLE = 3
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram() as server:
-        for n in range(PEOPLE):
-            server.add_user(user(n).id, user(n).first_name)
-            server.start_bot(user(n).id)
-        server.add_group(GROUP, "Friends", [user(n).id for n in range(PEOPLE)])
-        yield server
-
-
-@pytest.fixture
-async def bot(fake: FakeTelegram) -> AsyncIterator[Bot]:
-    async with Bot(fake.token, base_url=fake.base_url, base_file_url=fake.base_file_url) as client:
-        yield client
 
 
 class FakeGame:
@@ -47,8 +28,9 @@ class FakeGame:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot):
         self.sessions, self.clock, self.fake = sessions, clock, fake
         self.service: GameService = make_service(sessions, clock)
-        self.delivery = Delivery(bot, Codec(b"k"), "shithead_bot", table_seconds=0)
-        self.outbox = Outbox(sessions, clock=clock)
+        settings = Settings(table_edit_seconds=0)
+        self.ctx = bot_context(self.service, bot, settings, codec=Codec(b"k"), username="shithead_bot")
+        self.delivery, self.outbox = self.ctx.delivery, self.ctx.outbox
         self.game_id = 0
 
     async def start(self, *, humans: int = 2, computers: int = 0, autoplay: Autoplay | None = None) -> FakeGame:

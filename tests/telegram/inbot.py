@@ -6,11 +6,9 @@ what the log says."""
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from datetime import datetime
 
-import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from telegram import Update
 from telegram.ext import Application
@@ -18,27 +16,14 @@ from telegram.ext import Application
 from shithead_bot.config import Settings
 from shithead_bot.service import GameService
 from shithead_bot.telegram.app import build_application
-from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.context import KEY, BotContext
-from shithead_bot.telegram.delivery import Delivery
-from tests.conftest import FakeClock
-from tests.service.helpers import GROUP, lobby_with, make_service, user
-from tests.support.fakebot import FakeTelegram, Press
-from tests.support.fakebot.model import SeenMessage
+from shithead_bot.telegram.wiring import install
+from testkit.clock import FakeClock
+from testkit.fakebot import FakeTelegram, Press
+from testkit.fakebot.model import SeenMessage
+from tests.service.helpers import lobby_with, make_service, user
 
-PEOPLE = 3
 UNLIMITED = {"send_per_second": 1000.0, "private_sends_per_second": 1000.0, "group_sends_per_minute": 6000.0}
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram() as server:
-        for n in range(PEOPLE):
-            server.add_user(user(n).id, user(n).first_name)
-            server.start_bot(user(n).id)
-        server.add_group(GROUP, "Friends", [user(n).id for n in range(PEOPLE)])
-        server.queue.pending.clear()  # the /start of each: not the test's business
-        yield server
 
 
 class InBot:
@@ -48,18 +33,14 @@ class InBot:
         self, sessions: async_sessionmaker[AsyncSession], clock: Callable[[], datetime], fake: FakeTelegram
     ) -> None:
         self.fake = fake
-        self.settings = Settings(telegram_api_url=fake.base_url, **UNLIMITED)  # type: ignore[arg-type]
+        self.settings = Settings(telegram_api_url=fake.base_url, table_edit_seconds=0, **UNLIMITED)  # type: ignore[arg-type]
         self.service: GameService = make_service(sessions, clock)  # type: ignore[arg-type]
         self.app: Application = build_application(self.settings, fake.token)  # type: ignore[type-arg]
         self.game_id = 0
 
     async def __aenter__(self) -> InBot:
         await self.app.initialize()
-        bot = self.app.bot
-        codec = Codec(hashlib.sha256(b"shithead-callback:" + self.fake.token.encode()).digest())
-        delivery = Delivery(bot, codec, bot.username, table_seconds=0)
-        outbox = self.service.outbox()
-        self.app.bot_data[KEY] = BotContext(self.service, outbox, delivery, codec, self.settings, bot.username)
+        install(self.app, self.service, self.settings)
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:

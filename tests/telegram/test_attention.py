@@ -11,12 +11,10 @@ from engine import Swap
 from shithead_bot.service import Autoplay, Notify
 from shithead_bot.service.schedule import QuietHours
 from shithead_bot.timers.sweeper import Sweeper
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
+from testkit.fakebot import FakeTelegram
 from tests.service.helpers import user
-from tests.support.fakebot import FakeTelegram
-from tests.telegram.fakegame import FakeGame, bot, fake
-
-__all__ = ["bot", "fake"]  # fixtures
+from tests.telegram.fakegame import FakeGame
 
 
 async def test_a_swap_tap_edits_the_swap_message_in_place(

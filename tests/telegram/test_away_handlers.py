@@ -17,11 +17,10 @@ from shithead_bot.i18n import translations
 from shithead_bot.service import StaleVersionError
 from shithead_bot.service.away import AwayTooLongError
 from shithead_bot.telegram.render.replies import refusal
+from testkit.fakebot import FakeTelegram
 from tests.service.helpers import user
-from tests.support.fakebot import FakeTelegram
-from tests.telegram.inbot import InBot, TickingClock, fake
+from tests.telegram.inbot import InBot, TickingClock
 
-__all__ = ["fake"]  # fixtures
 LIST_GAMES = repo.games_of_player
 
 

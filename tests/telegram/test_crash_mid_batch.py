@@ -16,12 +16,10 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from telegram import Bot
 
 from shithead_bot.service import Autoplay
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
+from testkit.fakebot import FakeTelegram
 from tests.service.helpers import GROUP, user
-from tests.support.fakebot import FakeTelegram
-from tests.telegram.fakegame import FakeGame, bot, fake
-
-__all__ = ["bot", "fake"]  # fixtures
+from tests.telegram.fakegame import FakeGame
 
 PLAYERS = [user(n).id for n in range(3)]
 GROUP_CALLS = ("editMessageText", "editMessageCaption", "editMessageMedia", "sendMessage", "sendPhoto")

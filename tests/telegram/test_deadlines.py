@@ -15,12 +15,12 @@ import pytest
 from engine import PRESETS, NeighborRules, new_game
 from shithead_bot.service import GameSnapshot, GameStatus, Reminder, ReminderPayload
 from shithead_bot.telegram.render import Page, photo, private, table
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
+from testkit.fakebot import FakeTelegram
+from testkit.fakebot.markup import parse_html
+from testkit.fakebot.model import SeenMessage
 from tests.service.helpers import GROUP, user
-from tests.support.fakebot import FakeTelegram
-from tests.support.fakebot.markup import parse_html
-from tests.support.fakebot.model import SeenMessage
-from tests.telegram.test_table_photo import Table, bot, fake  # noqa: F401 (fixtures)
+from tests.telegram.test_table_photo import Table
 from tests.telegram.test_table_photo import table as table_game  # noqa: F401 (fixture)
 from tests.telegram.test_texts import NOW, page_of, playing, snapshot
 

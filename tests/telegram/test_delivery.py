@@ -11,11 +11,11 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from engine.ai import make_player
 from persistence import repo
-from shithead_bot.service import Outbox, UserInfo, faults
+from shithead_bot.service import GameService, Outbox, UserInfo, faults
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.delivery import Delivery
-from tests.conftest import FakeClock
-from tests.service.helpers import lobby_with, make_service, user
+from testkit.clock import FakeClock
+from tests.service.helpers import user
 
 
 class Message:
@@ -54,9 +54,8 @@ class RecordingBot:
 
 
 async def test_private_messages_follow_each_players_language(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+    service: GameService, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
 ) -> None:
-    service = make_service(sessions, clock)
     amelie, bob = UserInfo(201, "Amélie", language="fr-FR"), UserInfo(202, "Bob", language="en-GB")
     for person in (amelie, bob):
         await service.see_user(person, can_message=True)
@@ -76,10 +75,9 @@ async def test_private_messages_follow_each_players_language(
 
 
 async def test_a_chats_language_is_its_group_messages_not_its_players_private_ones(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+    service: GameService, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
 ) -> None:
     """/settings language fr in a group: the group reads French, Bob still reads English in private."""
-    service = make_service(sessions, clock)
     amelie, bob = UserInfo(201, "Amélie", language="fr-FR"), UserInfo(202, "Bob", language="en-GB")
     for person in (amelie, bob):
         await service.see_user(person, can_message=True)
@@ -97,10 +95,7 @@ async def test_a_chats_language_is_its_group_messages_not_its_players_private_on
     assert "Phase d'échange" in to_group or "échange" in to_group
 
 
-async def test_a_game_in_a_private_chat_speaks_its_players_language_throughout(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
-) -> None:
-    service = make_service(sessions, clock)
+async def test_a_game_in_a_private_chat_speaks_its_players_language_throughout(service: GameService) -> None:
     amelie = UserInfo(201, "Amélie", language="fr-FR")
     await service.see_user(amelie, can_message=True)
     game = await service.open_private_game(amelie, computers=1, level="easy", chat_title="Amélie")
@@ -154,15 +149,16 @@ class KeyboardBot(RecordingBot):
 
 
 async def test_a_move_from_a_turn_message_the_database_lost_leaves_no_live_keyboard(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+    service: GameService,
+    game_id: int,
+    sessions: async_sessionmaker[AsyncSession],
+    clock: FakeClock,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The turn message went out but writing the delivery's report failed (a dropped connection: its
     id is not recorded, its notices not marked); the player played from it before the outbox tried
     again. That message is theirs: it is edited, and no keyboard stays live on it (the chaos test
     once saw two live keyboards)."""
-    service = make_service(sessions, clock)
-    game_id = await lobby_with(service, humans=2)
-    await service.start(game_id, user(0).id)
     bot = KeyboardBot()
     outbox = Outbox(sessions, clock=clock)
     delivery = Delivery(bot, Codec(b"k"), "bot")  # type: ignore[arg-type]

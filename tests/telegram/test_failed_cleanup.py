@@ -13,12 +13,10 @@ from telegram import Bot
 
 from shithead_bot.service import Autoplay
 from shithead_bot.timers.sweeper import Sweeper
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
+from testkit.fakebot import FakeTelegram
 from tests.service.helpers import user
-from tests.support.fakebot import FakeTelegram
-from tests.telegram.fakegame import FakeGame, bot, fake
-
-__all__ = ["bot", "fake"]  # fixtures
+from tests.telegram.fakegame import FakeGame
 
 PLAYERS = [user(n).id for n in range(3)]
 

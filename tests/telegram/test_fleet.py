@@ -15,12 +15,10 @@ from shithead_bot.service.outbox import Outbox
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.delivery import Delivery
 from shithead_bot.timers.sweeper import Sweeper
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
+from testkit.fakebot import FakeTelegram
 from tests.service.helpers import GROUP, user
-from tests.support.fakebot import FakeTelegram
-from tests.telegram.fakegame import FakeGame, bot, fake
-
-__all__ = ["bot", "fake"]  # fixtures
+from tests.telegram.fakegame import FakeGame
 
 CALL = "cannot message you"
 

@@ -7,13 +7,12 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from engine.ai import make_player
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
+from testkit.fakebot import FakeTelegram
+from testkit.fakebot.model import SeenMessage
 from tests.service.helpers import GROUP, user
-from tests.support.fakebot import FakeTelegram
-from tests.support.fakebot.model import SeenMessage
-from tests.telegram.inbot import InBot, fake
+from tests.telegram.inbot import InBot
 
-__all__ = ["fake"]  # fixtures
 ADMIN, MEMBER = user(0).id, user(1).id  # the group's creator, and one of its members
 
 

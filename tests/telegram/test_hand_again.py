@@ -13,12 +13,10 @@ from telegram import Bot
 from engine.ai import make_player
 from shithead_bot.service import Autoplay, NeedsPrivateChatError, NotAPlayerError
 from shithead_bot.service.report import Plan, Report
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
+from testkit.fakebot import FakeTelegram
 from tests.service.helpers import GROUP, user
-from tests.support.fakebot import FakeTelegram
-from tests.telegram.fakegame import FakeGame, bot, fake
-
-__all__ = ["bot", "fake"]  # fixtures
+from tests.telegram.fakegame import FakeGame
 
 
 async def ask_again(game: FakeGame, player_id: int) -> None:

@@ -17,11 +17,9 @@ from shithead_bot.config import Settings
 from shithead_bot.telegram.app import build_application
 from shithead_bot.telegram.handlers.updates import passing
 from shithead_bot.telegram.serve import start_polling
+from testkit.fakebot import FakeTelegram
 from tests.service.helpers import GROUP, lobby_with, user
-from tests.support.fakebot import FakeTelegram
-from tests.telegram.inbot import InBot, TickingClock, fake
-
-__all__ = ["fake"]  # fixtures
+from tests.telegram.inbot import InBot, TickingClock
 
 
 def errors(caplog: pytest.LogCaptureFixture) -> list[str]:

@@ -18,10 +18,10 @@ from shithead_bot.service import Autoplay, Notify
 from shithead_bot.service.inbox import parse_digest
 from shithead_bot.service.schedule import QuietHours, SettingError
 from shithead_bot.timers.sweeper import Sweeper
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
+from testkit.fakebot import FakeTelegram
+from testkit.fakebot.model import SeenMessage
 from tests.service.helpers import user
-from tests.support.fakebot import FakeTelegram
-from tests.support.fakebot.model import SeenMessage
 from tests.telegram.inbot import InBot
 
 GROUPS = {-1001: "Alpha", -1002: "Beta", -1003: "Gamma"}

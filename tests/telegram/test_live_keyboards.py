@@ -7,17 +7,17 @@ from __future__ import annotations
 
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from telegram import Bot
 
 from shithead_bot.i18n import translations
 from shithead_bot.service import ServiceError
 from shithead_bot.telegram.render.replies import refusal
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
+from testkit.fakebot import FakeTelegram
+from testkit.fakebot.model import SeenMessage
 from tests.service.helpers import GROUP, play_humans_to_end, user
-from tests.support.fakebot import FakeTelegram
-from tests.support.fakebot.model import SeenMessage
-from tests.telegram.inbot import InBot, fake
+from tests.telegram.inbot import InBot
 
-__all__ = ["fake"]  # fixtures
 ADMIN = user(0).id  # the group's creator, who opens the games
 PLAYERS = (user(0).id, user(1).id)
 
@@ -140,39 +140,30 @@ async def test_a_finished_games_rematch_goes_once_another_game_is_dealt_in_the_c
 
 
 async def test_a_player_removed_after_timeouts_is_told_in_a_message_that_notifies(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
 ) -> None:
     """Removed for missing their turns, a player learnt it only from a silent edit of their old
     turn message: now a new message says so, and how to come back next game (it notifies: it is news
     they must not miss)."""
     from shithead_bot.service import Autoplay
     from tests.service.helpers import lobby_with, time_out
-    from tests.support.fakebot import FakeTelegram as Fake
-    from tests.telegram.fakegame import PEOPLE, FakeGame
+    from tests.telegram.fakegame import FakeGame
 
-    async with Fake() as server:
-        for n in range(PEOPLE):
-            server.add_user(user(n).id, user(n).first_name)
-            server.start_bot(user(n).id)
-        server.add_group(GROUP, "Friends", [user(n).id for n in range(PEOPLE)])
-        from telegram import Bot
-
-        async with Bot(server.token, base_url=server.base_url, base_file_url=server.base_file_url) as client:
-            game = FakeGame(sessions, clock, server, client)
-            await game.service.ensure_chat(GROUP, "group", "Friends")
-            await game.service.update_chat(GROUP, max_timeouts=1, after_timeouts="remove")
-            game.game_id = await lobby_with(game.service, humans=3, autoplay=Autoplay.OFF)
-            await game.service.start(game.game_id, user(0).id)
-            await game.deliver()
-            while (await game.service.game_view(game.game_id)).in_swap_phase:
-                await game.move()
-            _, idle = await game.to_act()
-            await time_out(game.service, clock, game.game_id)
-            await game.deliver()
-            view = await game.service.game_view(game.game_id)
-            assert any(s.player_id == idle and s.forfeited for s in view.seats), "removed at the first missed turn"
-            newest = game.private(idle)[-1]
-            assert "removed" in newest.text, newest.text
-            assert not newest.silent, "it notifies"
-            assert not newest.buttons or all(not b.callback_data for b in newest.buttons)
-            assert "next game" in newest.text
+    game = FakeGame(sessions, clock, fake, bot)
+    await game.service.ensure_chat(GROUP, "group", "Friends")
+    await game.service.update_chat(GROUP, max_timeouts=1, after_timeouts="remove")
+    game.game_id = await lobby_with(game.service, humans=3, autoplay=Autoplay.OFF)
+    await game.service.start(game.game_id, user(0).id)
+    await game.deliver()
+    while (await game.service.game_view(game.game_id)).in_swap_phase:
+        await game.move()
+    _, idle = await game.to_act()
+    await time_out(game.service, clock, game.game_id)
+    await game.deliver()
+    view = await game.service.game_view(game.game_id)
+    assert any(s.player_id == idle and s.forfeited for s in view.seats), "removed at the first missed turn"
+    newest = game.private(idle)[-1]
+    assert "removed" in newest.text, newest.text
+    assert not newest.silent, "it notifies"
+    assert not newest.buttons or all(not b.callback_data for b in newest.buttons)
+    assert "next game" in newest.text

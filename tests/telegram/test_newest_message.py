@@ -10,13 +10,13 @@ from telegram import Bot
 from engine.ai import make_player
 from shithead_bot.service import Autoplay
 from shithead_bot.timers.sweeper import Sweeper
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
+from testkit.fakebot import FakeTelegram
 from tests.service.helpers import user
 from tests.service.test_levels import slow_hard
-from tests.support.fakebot import FakeTelegram
-from tests.telegram.fakegame import FakeGame, bot, fake
+from tests.telegram.fakegame import FakeGame
 
-__all__ = ["bot", "fake", "slow_hard"]  # fixtures
+__all__ = ["slow_hard"]  # a fixture
 
 
 async def test_at_the_end_each_players_newest_message_is_their_result(

@@ -7,11 +7,9 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from telegram import Bot
 
-from tests.conftest import FakeClock
-from tests.support.fakebot import FakeTelegram
-from tests.telegram.fakegame import FakeGame, bot, fake
-
-__all__ = ["bot", "fake"]  # fixtures
+from testkit.clock import FakeClock
+from testkit.fakebot import FakeTelegram
+from tests.telegram.fakegame import FakeGame
 
 
 async def test_an_outage_of_minutes_loses_nothing_and_the_game_plays_to_its_end(

@@ -22,9 +22,9 @@ from shithead_bot.service.outbox import Outbox
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.delivery import Delivery
 from shithead_bot.telegram.ratelimit import Buckets, Limits, MemoryBuckets, SendRate, SharedBuckets
-from tests.conftest import FakeClock
-from tests.service.helpers import lobby_with, make_service, user
-from tests.support.fakebot import FakeTelegram
+from testkit.clock import FakeClock
+from testkit.fakebot import FakeTelegram
+from tests.service.helpers import lobby_with, user
 
 GAMES = 40
 RATE = 2.0  # sends a second, the whole bot: Telegram's 30 scaled down
@@ -37,7 +37,8 @@ def group(n: int) -> int:
 
 
 @pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
+async def fake_many_groups() -> AsyncIterator[FakeTelegram]:
+    """Users 0 and 1 in GAMES groups, one a game."""
     async with FakeTelegram() as server:
         for n in range(2):
             server.add_user(user(n).id, user(n).first_name)
@@ -87,14 +88,13 @@ def buckets_for(service: GameService, time: VirtualTime) -> Buckets:
 
 
 async def test_forty_games_on_two_sends_a_second_all_get_out_at_the_rate_oldest_first(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram
+    service: GameService, sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake_many_groups: FakeTelegram
 ) -> None:
     """A restart after an outage: 40 games wait on a bot allowed 2 sends a second, so most sends are
     put off again and again. The sends go on at the rate until every game's notices are out (never a
     pause of more than a few seconds), the games that waited longest go first, and nothing is sent
     twice. Before, a send put off still took its token: each retry deepened the debt and, past
     10 s of it, nothing was sent again (21 sends, then none)."""
-    service = make_service(sessions, clock)
     games = await started_games(service)
     time = VirtualTime(clock)
     limits = Limits(per_second=RATE, group_per_minute=6000, private_per_second=100)  # only the bot's rate binds
@@ -103,7 +103,12 @@ async def test_forty_games_on_two_sends_a_second_all_get_out_at_the_rate_oldest_
     rate.on_call = time.sent
     outbox = Outbox(sessions, clock=clock)
     pending = await outbox.pending()
-    async with ExtBot(fake.token, base_url=fake.base_url, base_file_url=fake.base_file_url, rate_limiter=rate) as bot:
+    async with ExtBot(
+        fake_many_groups.token,
+        base_url=fake_many_groups.base_url,
+        base_file_url=fake_many_groups.base_file_url,
+        rate_limiter=rate,
+    ) as bot:
         delivery = Delivery(bot, Codec(b"k"), "shithead_bot", table_seconds=0)
         while await outbox.pending() and time.seconds() < pending / RATE + 60:
             clock.advance(seconds=SWEEP)
@@ -123,7 +128,7 @@ async def test_forty_games_on_two_sends_a_second_all_get_out_at_the_rate_oldest_
     assert busiest <= RATE * 10 + 1  # …and never above it (a burst of one)
     posts = Counter(
         (str(call.params.get("chat_id")), call.params.get("text") or call.params.get("caption"))
-        for call in fake.calls
+        for call in fake_many_groups.calls
         if call.method.lower() in POSTS and call.ok
     )
     assert [post for post, times in posts.items() if times > 1] == []  # nothing sent twice

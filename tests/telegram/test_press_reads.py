@@ -12,12 +12,11 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
+from testkit.fakebot import FakeTelegram
 from tests.service.helpers import user
-from tests.support.fakebot import FakeTelegram
-from tests.telegram.inbot import InBot, fake
+from tests.telegram.inbot import InBot
 
-__all__ = ["fake"]  # fixtures
 READS_GAME = re.compile(r"^\s*SELECT\b.*\b(FROM|JOIN)\s+\"?game\"?\b", re.IGNORECASE | re.DOTALL)
 
 

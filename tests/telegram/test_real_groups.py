@@ -9,12 +9,10 @@ from telegram import Bot
 
 from shithead_bot.service import Autoplay
 from shithead_bot.timers.sweeper import Sweeper
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
+from testkit.fakebot import FakeTelegram
 from tests.service.helpers import GROUP, user
-from tests.support.fakebot import FakeTelegram
-from tests.telegram.fakegame import FakeGame, bot, fake
-
-__all__ = ["bot", "fake"]  # fixtures
+from tests.telegram.fakegame import FakeGame
 
 
 def group_texts(fake: FakeTelegram, chat_id: int) -> list[str]:

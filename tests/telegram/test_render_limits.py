@@ -10,7 +10,7 @@ from engine import PRESETS, ShitheadState, event_to_dict, new_game
 from persistence.models import Move as MoveRow
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.render import fit_lines, visible_length
-from tests.support.fakebot.markup import parse_html, utf16_len
+from testkit.fakebot.markup import parse_html, utf16_len
 from tests.telegram.test_render_privacy import Renderer, context
 
 

@@ -22,12 +22,10 @@ from shithead_bot.service.report import Report
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.delivery import Delivery
 from shithead_bot.telegram.ratelimit import Limits, MemoryBuckets, SendRate
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
+from testkit.fakebot import FakeTelegram
 from tests.service.helpers import GROUP, lobby_with, user
-from tests.support.fakebot import FakeTelegram
-from tests.telegram.fakegame import FakeGame, bot, fake
-
-__all__ = ["bot", "fake"]  # fixtures
+from tests.telegram.fakegame import FakeGame
 
 
 async def started(game: FakeGame, humans: int = 2) -> None:

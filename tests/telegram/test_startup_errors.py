@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from aiohttp import web
 
-from tests.support.fakebot import FakeTelegram
+from testkit.fakebot import FakeTelegram
 
 ROOT = Path(__file__).resolve().parents[2]
 

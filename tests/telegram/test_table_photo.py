@@ -10,36 +10,15 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from telegram import Bot
 
 from engine.ai import make_player
-from shithead_bot.service import GameService
-from shithead_bot.service.outbox import Outbox
-from shithead_bot.telegram.callback_data import Codec
-from shithead_bot.telegram.delivery import Delivery
-from tests.conftest import FakeClock
-from tests.service.helpers import GROUP, lobby_with, make_service, play_humans_to_end, user
-from tests.support.fakebot import FakeTelegram
-from tests.support.fakebot.model import SeenMessage
-from tests.telegram.fakegame import bot, fake
-
-__all__ = ["bot", "fake"]  # fixtures, shared with the other tests through the fake
+from testkit.clock import FakeClock
+from testkit.fakebot import FakeTelegram
+from testkit.fakebot.model import SeenMessage
+from tests.service.helpers import GROUP, play_humans_to_end, user
+from tests.telegram.fakegame import FakeGame
 
 
-class Table:
+class Table(FakeGame):
     """A two-player game whose notices go out through the fake Telegram."""
-
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot):
-        self.sessions, self.fake = sessions, fake
-        self.service: GameService = make_service(sessions, clock)
-        self.delivery = Delivery(bot, Codec(b"k"), "shithead_bot", table_seconds=0)
-        self.outbox = Outbox(sessions, clock=clock)
-        self.game_id = 0
-
-    async def start(self) -> None:
-        self.game_id = await lobby_with(self.service, humans=2)
-        await self.service.start(self.game_id, user(0).id)
-        await self.deliver()
-
-    async def deliver(self) -> None:
-        await self.outbox.deliver(self.delivery)
 
     async def move(self) -> None:
         """One heuristic move by whoever is to act."""

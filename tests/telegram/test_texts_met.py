@@ -9,8 +9,6 @@ from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
 from engine import card_of, new_game
 from engine import events as ev
 from shithead_bot.i18n import translations
@@ -19,6 +17,7 @@ from shithead_bot.service import (
     Announcement,
     AnnouncePayload,
     ChatSnapshot,
+    GameService,
     GameStatus,
     MoveLine,
     Notice,
@@ -35,8 +34,7 @@ from shithead_bot.telegram.render.info import addressed, help_text, record_text
 from shithead_bot.telegram.render.rules import settings_text
 from shithead_bot.telegram.render.table import table
 from shithead_bot.verify import verdict_lines
-from tests.conftest import FakeClock
-from tests.service.helpers import GROUP, lobby_with, make_service, user
+from tests.service.helpers import GROUP, user
 from tests.telegram.test_texts import finished, page_of, playing, snapshot
 
 # ------------------------------------------------------------------ French: "1re place"
@@ -168,12 +166,7 @@ def test_private_only_commands_never_carry_the_bots_name() -> None:
 # ------------------------------------------------------------------ an aborted game
 
 
-async def test_verify_of_a_game_aborted_before_any_move_mentions_no_export(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock
-) -> None:
-    service = make_service(sessions, clock)
-    game_id = await lobby_with(service, humans=2)
-    await service.start(game_id, user(0).id)
+async def test_verify_of_a_game_aborted_before_any_move_mentions_no_export(service: GameService, game_id: int) -> None:
     await service.abort(game_id, user(0).id)
     lines = verdict_lines(await service.verify_game(GROUP))
     assert not any("export" in line for line in lines), lines

@@ -22,7 +22,7 @@ from shithead_bot.service import (
 )
 from shithead_bot.service.schedule import QuietHours, deadline_after, reminder_offsets
 from shithead_bot.timers.sweeper import Sweeper
-from tests.conftest import FakeClock
+from testkit.clock import FakeClock
 from tests.service.helpers import GROUP, lobby_with, make_service, user
 
 OFF = Autoplay.OFF  # these tests are about what happens to a player's own moves at their deadline
@@ -53,11 +53,6 @@ async def ready_all(service: GameService, game_id: int, humans: int) -> None:
         if ctx.game.status != "swapping":
             return
         await service.play(game_id, user(n).id, "r", ctx.seat(n).keyboard_version)
-
-
-@pytest.fixture
-def service(sessions: async_sessionmaker[AsyncSession], clock: FakeClock) -> GameService:
-    return make_service(sessions, clock)
 
 
 def test_reminder_defaults() -> None:
@@ -264,11 +259,10 @@ async def test_nudge_once_an_hour(
 
 
 async def test_a_move_and_a_deadline_racing_only_one_applies(
-    db_url: str, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+    db_url: str, service: GameService, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
 ) -> None:
     from persistence.db import make_engine, make_sessionmaker
 
-    service = make_service(sessions, clock)
     for round_ in range(4):
         game_id = await lobby_with(service, autoplay=OFF, humans=2, chat_id=-500 - round_)
         await service.start(game_id, user(0).id)
@@ -316,11 +310,10 @@ async def test_restart_with_overdue_deadline_gives_grace_not_a_penalty(
 
 
 async def test_timers_fire_once_with_two_sweepers(
-    db_url: str, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+    db_url: str, service: GameService, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
 ) -> None:
     from persistence.db import make_engine, make_sessionmaker
 
-    service = make_service(sessions, clock)
     games = []
     for n in range(12):
         game_id = await lobby_with(service, autoplay=OFF, humans=2, chat_id=-900 - n)

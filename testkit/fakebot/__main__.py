@@ -1,4 +1,4 @@
-"""Run the fake Telegram Bot API server on its own: ``python -m tests.support.fakebot --port 8081``.
+"""Run the fake Telegram Bot API server on its own: ``python -m testkit.fakebot --port 8081``.
 
 Point a bot at the printed base URL (e.g. ``shithead-bot run --api-url ...``), then act as users with
 ``curl -X POST http://127.0.0.1:8081/_fake/<action> -d '{...}'`` (actions: add_user, start_bot,
@@ -16,7 +16,7 @@ DEMO_GROUP = -4001
 
 
 def parse_args() -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m tests.support.fakebot", description="Fake Telegram Bot API server")
+    parser = argparse.ArgumentParser(prog="python -m testkit.fakebot", description="Fake Telegram Bot API server")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8081)
     parser.add_argument("--token", default="123456:TEST-TOKEN")
