@@ -30,7 +30,7 @@ from shithead_bot.service.errors import (
 )
 from shithead_bot.service.inbox import fire_digests
 from shithead_bot.service.notices import Announcement, AnnouncePayload, NoticeKind, Reminder, ReminderPayload
-from shithead_bot.service.schedule import QuietHours
+from shithead_bot.service.schedule import QuietHours, missed_after
 from shithead_bot.service.snapshot import ACTIVE, ChatSnapshot
 from shithead_bot.service.status import GameStatus
 from shithead_bot.service.turns import chain_waiting, close, settle, time_out_everyone
@@ -48,9 +48,13 @@ async def next_due_at(core: Core) -> datetime | None:
         return await repo.next_due_at(session=session)
 
 
-async def fire_due(core: Core, game_id: int, version: int) -> Result | None:
+async def fire_due(
+    core: Core, game_id: int, version: int, watching_since: datetime | None = None
+) -> Result | None:
     """Whatever is due for this game: a reminder, the action at a deadline, a grace period for a
-    deadline nobody was watching, or closing a stale lobby or pause.
+    deadline nobody was watching, or closing a stale lobby or pause. ``watching_since``: the firing
+    worker has swept without a pause since then — a deadline after it was watched, however late it
+    fires (a busy worker), and is never given grace.
 
     ``version`` is what the sweep saw: if the game moved since (a real move, or another worker's
     firing), the timer lost the race (StaleVersionError) — that is what makes a deadline fire once.
@@ -71,7 +75,7 @@ async def fire_due(core: Core, game_id: int, version: int) -> Result | None:
         elif tx.status == GameStatus.PAUSED:
             _expire(tx, Announcement.PAUSE_EXPIRED, NoticeKind.TABLE, days=core.settings.paused_expiry_days)
         elif tx.status in ACTIVE:
-            _fire_turn_timer(core, tx, digested=await fire_digests(tx))
+            _fire_turn_timer(core, tx, digested=await fire_digests(tx), watching_since=watching_since)
         else:
             game.due_at = None
         return await core.commit(tx)
@@ -83,7 +87,9 @@ def _expire(tx: GameTx, what: Announcement, kind: NoticeKind, days: int) -> None
     tx.notify(kind)
 
 
-def _fire_turn_timer(core: Core, tx: GameTx, *, digested: bool = False) -> None:
+def _fire_turn_timer(
+    core: Core, tx: GameTx, *, digested: bool = False, watching_since: datetime | None = None
+) -> None:
     game = tx.game
     if chain_waiting(tx):  # a press handed the computers' chain back and nobody carried it on
         settle(tx, core.settings)
@@ -95,10 +101,10 @@ def _fire_turn_timer(core: Core, tx: GameTx, *, digested: bool = False) -> None:
     if nudged and not turn_timer_due(tx):  # only a nudge was due
         schedule_next(tx)
         return
-    missed_after = timedelta(seconds=max(30.0, 3 * core.settings.sweep_seconds))
+    watched = watching_since is not None and game.deadline_at >= watching_since
     if game.deadline_at > tx.now:
         remind(tx)
-    elif tx.now - game.deadline_at > missed_after:
+    elif tx.now - game.deadline_at > missed_after(core.settings.sweep_seconds) and not watched:
         grant_grace(tx, core.settings)
     else:
         time_out_everyone(tx)

@@ -67,6 +67,12 @@ def reminder_offsets(turn_seconds: int, reminders: Sequence[str] | None) -> list
     return sorted(offsets, reverse=True)
 
 
+def missed_after(sweep_seconds: float) -> timedelta:
+    """A deadline fired later than this after it passed was not watched (the bot was down) — unless
+    the worker firing it was sweeping all along and is only busy (see ``Sweeper.watching_since``)."""
+    return timedelta(seconds=max(30.0, 3 * sweep_seconds))
+
+
 def grace(turn_seconds: int, fraction: float, minimum: int) -> timedelta:
     """A deadline that passed while no worker was watching gets this much extra time."""
     return timedelta(seconds=max(minimum, int(turn_seconds * fraction)))

@@ -13,8 +13,10 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import datetime
 
 from shithead_bot.service import GameService, ServiceError, StaleVersionError
+from shithead_bot.service.schedule import missed_after
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +40,8 @@ class Sweeper:
         self.deliver = deliver
         self.batch = batch
         self.stopped = False  # the worker stops (SIGTERM): what is due is left to the next one
+        self.watching_since: datetime | None = None  # swept without a pause since then (service clock)
+        self._swept_at: datetime | None = None  # the end of the last sweep
 
     def stop(self) -> None:
         self.stopped = True
@@ -45,6 +49,7 @@ class Sweeper:
     async def sweep(self) -> SweepReport:
         """Fire every due timer (in batches until none is left)."""
         report = SweepReport()
+        self._watch()
         for _ in range(1000):
             due = [] if self.stopped else await self.service.due(self.batch)
             if not due:
@@ -55,7 +60,16 @@ class Sweeper:
                 await asyncio.gather(*(self._deliver(game_id) for game_id in fired))
             if not fired:
                 break  # all held by another worker or already handled: leave them
+        self._swept_at = self.service.clock()
         return report
+
+    def _watch(self) -> None:
+        """A sweep starting long after the last one ended (the bot was down, or its database): the
+        deadlines passed meanwhile were not watched. A busy sweep is no pause: it is watching."""
+        now = self.service.clock()
+        pause = missed_after(self.service.settings.sweep_seconds)
+        if self._swept_at is None or now - self._swept_at > pause:
+            self.watching_since = now
 
     async def _deliver(self, game_id: int) -> None:
         assert self.deliver is not None
@@ -66,7 +80,7 @@ class Sweeper:
 
     async def _fire(self, game_id: int, version: int, report: SweepReport) -> bool:
         try:
-            result = await self.service.fire_due(game_id, version)
+            result = await self.service.fire_due(game_id, version, self.watching_since)
         except StaleVersionError:
             report.lost += 1
             return False
