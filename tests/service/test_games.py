@@ -18,6 +18,7 @@ from shithead_bot.service import (
     StaleVersionError,
     TooFewPlayersError,
     WrongStateError,
+    thinking,
 )
 from testkit.clock import FakeClock
 from tests.service.helpers import GROUP, kinds, lobby_with, make_service, play_humans_to_end, time_out, user
@@ -65,15 +66,23 @@ async def test_a_move_is_one_transaction_with_log_and_outbox(
         assert outbox >= len(result.notices)
 
 
+@pytest.mark.parametrize("busy", [False, True], ids=["quiet", "busy"])
 async def test_computers_answer_in_the_same_call(
-    sessions: async_sessionmaker[AsyncSession], service: GameService
+    sessions: async_sessionmaker[AsyncSession], service: GameService, monkeypatch: pytest.MonkeyPatch, busy: bool
 ) -> None:
+    """Quick computers answer within the press's own call while its inline budget lasts; once it is
+    spent (a loaded machine: under CI's load this test once met a computer still to act), the press
+    says so (``thinking``) and ``play_on`` — the bot calls it right after answering — moves them."""
+    monkeypatch.setattr(thinking, "INLINE_BUDGET_SECONDS", -1.0 if busy else 60.0)
     game_id = await lobby_with(service, humans=1, computers=3)
     started = await service.start(game_id, user(0).id)
     ctx = await service.game_view(game_id)
     assert ctx.state is not None
     assert ctx.state.seats_to_act() == [0]  # computers swapped and readied already
-    await service.play(game_id, user(0).id, "r", ctx.seat(0).keyboard_version)
+    done = await service.play(game_id, user(0).id, "r", ctx.seat(0).keyboard_version)
+    assert done.thinking == busy
+    if done.thinking:
+        await service.play_on(game_id)
     ctx = await service.game_view(game_id)
     assert ctx.state is not None
     assert ctx.state.to_act == 0 or ctx.state.is_over

@@ -50,8 +50,8 @@ class FakeGame:
             await self.deliver()
 
     async def to_act(self) -> tuple[int, int]:
-        """(seat, player id) of the first human to act — once the computers moved (they think in the
-        background after a press: on a loaded machine that may take a moment)."""
+        """(seat, player id) of the first human to act — once the computers moved (a press hands them
+        back when its inline budget is spent, and :meth:`move` carries them on, as the bot does)."""
         for _ in range(600):
             game = await self.service.game_view(self.game_id)
             assert game.state is not None
@@ -72,7 +72,9 @@ class FakeGame:
         assert game.state is not None
         assert self.live(player_id), f"seat {number} is to act but has no keyboard"
         move = make_player("normal", number).choose(game.state.view(number))
-        await self.service.play(self.game_id, player_id, move, game.seat(number).keyboard_version)
+        done = await self.service.play(self.game_id, player_id, move, game.seat(number).keyboard_version)
+        if done.thinking:  # as the bot does after a press: the computers it handed back move now
+            await self.service.play_on(self.game_id)
         await self.deliver()
 
     async def play_to_end(self, limit: int = 3000) -> None:

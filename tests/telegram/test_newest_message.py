@@ -4,11 +4,12 @@ forced move made for them is told without a notification."""
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from telegram import Bot
 
 from engine.ai import make_player
-from shithead_bot.service import Autoplay
+from shithead_bot.service import Autoplay, thinking
 from shithead_bot.timers.sweeper import Sweeper
 from testkit.clock import FakeClock
 from testkit.fakebot import FakeTelegram
@@ -168,3 +169,24 @@ async def test_a_press_the_computers_think_after_costs_one_send_in_a_private_gam
         assert "Your turn" in game.private(me)[-1].text
         handed_back += 1
     assert handed_back >= 3
+
+
+async def test_on_a_busy_machine_the_computers_a_press_hands_back_move_after_it(
+    sessions: async_sessionmaker[AsyncSession],
+    clock: FakeClock,
+    fake: FakeTelegram,
+    bot: Bot,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A loaded machine spends the inline budget at once: every computer decision after a press is
+    handed back to be thought about after the press's answer, and the harness, like the bot, carries
+    the computers on (``play_on``) — the private game goes on, one turn message the newest. (It once
+    waited for a sweep that never came: "no human to act", under CI's load only.)"""
+    monkeypatch.setattr(thinking, "INLINE_BUDGET_SECONDS", -1.0)
+    game = FakeGame(sessions, clock, fake, bot)
+    game.game_id = (await game.service.open_private_game(user(0), computers=2, chat_title="Me")).game_id
+    await game.deliver()
+    for _ in range(6):
+        await game.move()
+    view = await game.service.game_view(game.game_id)
+    assert view.is_over or view.may_act(0)
