@@ -203,7 +203,7 @@ LONGEST_FIRST = (
     "tests/e2e/",
     "tests/test_cli_verify.py",
     "tests/test_cli_data.py",
-    "tests/telegram/test_overload.py",  # ~40 s a database: 40 games through a 2/s send rate
+    "tests/telegram/test_overload.py",  # ~15 s a database: 20 games through a 2/s send rate
     "tests/telegram/test_outage.py",
     "tests/telegram/test_real_groups.py",
     "tests/telegram/test_quiet_group.py",
