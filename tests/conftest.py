@@ -131,6 +131,11 @@ def db_url(
     yield postgres_url
 
 
+# For a test whose point is not the database (what Telegram is asked, how a message reads) but that
+# needs one to run a game: it runs on SQLite only, not again on PostgreSQL.
+SQLITE_ONLY = pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+
+
 @pytest.fixture
 def pg_db_url(postgres_url: str | None) -> str:
     """The migrated, emptied PostgreSQL database, for tests of PostgreSQL-only behaviour."""
