@@ -4,8 +4,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import http.server
+import io
 import json
+import logging
 import os
 import sqlite3
 import subprocess
@@ -22,6 +25,7 @@ from testkit.clock import FakeClock
 from tests.service.helpers import lobby_with, make_service, play_humans_to_end, user
 
 TOKEN = "123456:AAE-very-secret-token"
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def cli(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -34,6 +38,50 @@ def cli(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None) 
         timeout=120,
         check=False,
     )
+
+
+def cli_here(
+    *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """What :func:`cli` answers, without a new process: ``main(args)`` runs in this one, with only
+    ``PATH`` and ``env`` in the environment, in ``cwd``, its stdout and stderr captured. A new
+    process costs a second of imports; this is for a test whose point is a command's output, not
+    the process (each CLI keeps tests through :func:`cli`). The root logger's handlers are set aside
+    meanwhile, so that ``run`` logs to the captured stderr as it does in a process of its own; an
+    exception nobody caught goes to ``sys.excepthook`` (the bot's own, once ``run`` installed it) and
+    exit code 1, as on the way out of a process. Not for an async test: ``main`` runs its own loop."""
+    from shithead_bot.cli import main
+    from shithead_bot.runner import QUIET_LIBRARIES
+
+    saved_env, saved_cwd, saved_hook = dict(os.environ), os.getcwd(), sys.excepthook
+    root = logging.getLogger()
+    saved_handlers, saved_level = root.handlers[:], root.level
+    saved_levels = {name: logging.getLogger(name).level for name in QUIET_LIBRARIES}
+    out, err = io.StringIO(), io.StringIO()
+    os.environ.clear()
+    os.environ.update({"PATH": saved_env.get("PATH", "/usr/bin:/bin"), **(env or {})})
+    os.chdir(cwd or ROOT)
+    root.handlers = []
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(list(args))
+            except SystemExit as exc:  # argparse refusing the arguments
+                code = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+            except Exception:
+                sys.excepthook(*sys.exc_info())
+                code = 1
+    finally:
+        root.handlers = saved_handlers
+        root.setLevel(saved_level)
+        for name, level in saved_levels.items():
+            logging.getLogger(name).setLevel(level)
+        logging.captureWarnings(False)
+        sys.excepthook = saved_hook
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+    return subprocess.CompletedProcess(["shithead-bot", *args], code, out.getvalue(), err.getvalue())
 
 
 async def _two_games(url: str) -> tuple[int, int]:
