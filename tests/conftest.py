@@ -131,6 +131,11 @@ def db_url(
     yield postgres_url
 
 
+# For a test whose point is not the database (what Telegram is asked, how a message reads) but that
+# needs one to run a game: it runs on SQLite only, not again on PostgreSQL.
+SQLITE_ONLY = pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+
+
 @pytest.fixture
 def pg_db_url(postgres_url: str | None) -> str:
     """The migrated, emptied PostgreSQL database, for tests of PostgreSQL-only behaviour."""
@@ -203,7 +208,7 @@ LONGEST_FIRST = (
     "tests/e2e/",
     "tests/test_cli_verify.py",
     "tests/test_cli_data.py",
-    "tests/telegram/test_overload.py",  # ~40 s a database: 40 games through a 2/s send rate
+    "tests/telegram/test_overload.py",  # ~15 s a database: 20 games through a 2/s send rate
     "tests/telegram/test_outage.py",
     "tests/telegram/test_real_groups.py",
     "tests/telegram/test_quiet_group.py",

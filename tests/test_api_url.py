@@ -7,12 +7,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from shithead_bot.config import TELEGRAM_API_URL, Settings
-from tests.test_cli_data import cli
+from tests.test_cli_data import cli, cli_here
 
 TOKEN = "123456:AAE-very-secret-token"
 SECRET = TOKEN.partition(":")[2]
@@ -40,8 +41,7 @@ URLS = [
 ]
 
 
-@pytest.mark.parametrize("url", URLS)
-def test_run_never_shows_the_token_whatever_the_api_url(url: str, tmp_path: Path) -> None:
+def run_with(url: str, tmp_path: Path, cli: Callable[..., subprocess.CompletedProcess[str]]) -> None:
     env = {
         "TELEGRAM_BOT_TOKEN": TOKEN,
         "TELEGRAM_API_URL": url,
@@ -56,8 +56,21 @@ def test_run_never_shows_the_token_whatever_the_api_url(url: str, tmp_path: Path
 
 
 @pytest.mark.parametrize("url", URLS)
+def test_run_never_shows_the_token_whatever_the_api_url(url: str, tmp_path: Path) -> None:
+    """Each URL through ``main`` in this process (its log and stderr captured)…"""
+    run_with(url, tmp_path, cli_here)
+
+
+@pytest.mark.parametrize("url", [f"http://127.0.0.1:{PORT}", f"http://127.0.0.1:{PORT}/bot{TOKEN}/"])
+def test_a_bot_process_never_shows_the_token(url: str, tmp_path: Path) -> None:
+    """…and, for one the bot tries to reach and one quoting the token, in a process of its own: what
+    only a process shows (a warning at exit, a line a library prints itself) is free of it too."""
+    run_with(url, tmp_path, cli)
+
+
+@pytest.mark.parametrize("url", URLS)
 def test_config_never_shows_the_token_whatever_the_api_url(url: str, tmp_path: Path) -> None:
-    done = cli("config", env={"TELEGRAM_BOT_TOKEN": TOKEN, "TELEGRAM_API_URL": url}, cwd=tmp_path)
+    done = cli_here("config", env={"TELEGRAM_BOT_TOKEN": TOKEN, "TELEGRAM_API_URL": url}, cwd=tmp_path)
     assert SECRET not in done.stdout + done.stderr
     assert "Traceback" not in done.stderr
 

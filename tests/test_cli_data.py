@@ -1,11 +1,15 @@
 """The operator's commands through the real CLI: ``backup``, ``export``, ``replay``, ``ratings``,
-``config`` and ``health``."""
+``config`` and ``health`` — each in a process of its own at least once (:func:`cli`), the other
+checks through ``main`` in the test's process (:func:`cli_here`)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import http.server
+import io
 import json
+import logging
 import os
 import sqlite3
 import subprocess
@@ -22,6 +26,7 @@ from testkit.clock import FakeClock
 from tests.service.helpers import lobby_with, make_service, play_humans_to_end, user
 
 TOKEN = "123456:AAE-very-secret-token"
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def cli(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -34,6 +39,50 @@ def cli(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None) 
         timeout=120,
         check=False,
     )
+
+
+def cli_here(
+    *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """What :func:`cli` answers, without a new process: ``main(args)`` runs in this one, with only
+    ``PATH`` and ``env`` in the environment, in ``cwd``, its stdout and stderr captured. A new
+    process costs a second of imports; this is for a test whose point is a command's output, not
+    the process (each CLI keeps tests through :func:`cli`). The root logger's handlers are set aside
+    meanwhile, so that ``run`` logs to the captured stderr as it does in a process of its own; an
+    exception nobody caught goes to ``sys.excepthook`` (the bot's own, once ``run`` installed it) and
+    exit code 1, as on the way out of a process. Not for an async test: ``main`` runs its own loop."""
+    from shithead_bot.cli import main
+    from shithead_bot.runner import QUIET_LIBRARIES
+
+    saved_env, saved_cwd, saved_hook = dict(os.environ), os.getcwd(), sys.excepthook
+    root = logging.getLogger()
+    saved_handlers, saved_level = root.handlers[:], root.level
+    saved_levels = {name: logging.getLogger(name).level for name in QUIET_LIBRARIES}
+    out, err = io.StringIO(), io.StringIO()
+    os.environ.clear()
+    os.environ.update({"PATH": saved_env.get("PATH", "/usr/bin:/bin"), **(env or {})})
+    os.chdir(cwd or ROOT)
+    root.handlers = []
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(list(args))
+            except SystemExit as exc:  # argparse refusing the arguments
+                code = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+            except Exception:
+                sys.excepthook(*sys.exc_info())
+                code = 1
+    finally:
+        root.handlers = saved_handlers
+        root.setLevel(saved_level)
+        for name, level in saved_levels.items():
+            logging.getLogger(name).setLevel(level)
+        logging.captureWarnings(False)
+        sys.excepthook = saved_hook
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+    return subprocess.CompletedProcess(["shithead-bot", *args], code, out.getvalue(), err.getvalue())
 
 
 async def _two_games(url: str) -> tuple[int, int]:
@@ -61,7 +110,7 @@ def stored(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path, int, in
 
 
 def exported(url: str, game_id: int) -> dict[str, Any]:
-    done = cli("export", str(game_id), env={"DATABASE_URL": url})
+    done = cli_here("export", str(game_id), env={"DATABASE_URL": url})
     assert done.returncode == 0, done.stderr
     data: dict[str, Any] = json.loads(done.stdout)
     return data
@@ -80,7 +129,7 @@ def test_backup_copies_a_sqlite_database_online(stored: tuple[str, Path, int, in
 
 def test_backup_of_postgresql_prints_the_pg_dump_line(tmp_path: Path) -> None:
     url = "postgresql+asyncpg://shithead:hunter2@db:5432/shithead"
-    done = cli("backup", str(tmp_path / "x.dump"), env={"DATABASE_URL": url})
+    done = cli_here("backup", str(tmp_path / "x.dump"), env={"DATABASE_URL": url})
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines() == [
         f"PGPASSWORD=… pg_dump --format=custom --file={tmp_path / 'x.dump'} postgresql://shithead@db:5432/shithead"
@@ -115,14 +164,14 @@ def test_replay_tells_the_game_in_words(stored: tuple[str, Path, int, int], tmp_
     url, _, done, playing = stored
     file = tmp_path / "game.json"
     file.write_text(json.dumps(exported(url, done)))
-    shown = cli("replay", str(file))
+    shown = cli_here("replay", str(file))
     assert shown.returncode == 0, shown.stderr
     lines = shown.stdout.strip().splitlines()
     assert lines[0].startswith(f"Game {done}: Shithead, 3 players: User0, User1, ")
     assert any(" played " in line for line in lines)
     assert lines[-1].endswith("! 💩") or "wins" in lines[-1]
     file.write_text(json.dumps(exported(url, playing)))
-    refused = cli("replay", str(file))
+    refused = cli_here("replay", str(file))
     assert refused.returncode == 2
     assert refused.stderr.strip().splitlines() == [
         f"shithead-bot: {file} has no seed: game {playing} was not over when it was exported"
@@ -139,10 +188,10 @@ def test_replay_of_a_file_that_is_not_an_export_is_one_line(tmp_path: Path) -> N
 
 def test_ratings_rebuild_and_the_overall_leaderboard(stored: tuple[str, Path, int, int]) -> None:
     url = stored[0]
-    rebuilt = cli("ratings", "--rebuild", env={"DATABASE_URL": url})
+    rebuilt = cli_here("ratings", "--rebuild", env={"DATABASE_URL": url})
     assert rebuilt.returncode == 0, rebuilt.stderr
     assert rebuilt.stdout.strip() == "rated 1 game"
-    board = cli("ratings", env={"DATABASE_URL": url})
+    board = cli_here("ratings", env={"DATABASE_URL": url})
     assert board.returncode == 0, board.stderr
     lines = board.stdout.strip().splitlines()
     assert lines[0] == "Overall ratings (best first):"
@@ -166,7 +215,7 @@ def test_config_shows_every_setting_its_source_and_masks_secrets(tmp_path: Path)
         "LOG_LEVEL": "DEBUG",
         "DATABASE_URL": "postgresql+asyncpg://shithead:hunter2@db/shithead",
     }
-    done = cli("config", env=env, cwd=tmp_path)
+    done = cli_here("config", env=env, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.strip().splitlines()
     assert "LOG_LEVEL=DEBUG  (env)" in lines
@@ -212,7 +261,7 @@ def test_health_asks_the_bot_s_own_endpoint(status: int, code: int) -> None:
     thread.start()
     try:
         port = server.server_address[1]
-        done = cli("health", env={"METRICS_PORT": str(port)})
+        done = cli_here("health", env={"METRICS_PORT": str(port)})
     finally:
         server.shutdown()
     assert done.returncode == code, done.stderr

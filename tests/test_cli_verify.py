@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from persistence.migrate import upgrade
-from tests.test_cli_data import _two_games, cli, exported
+from tests.test_cli_data import _two_games, cli, cli_here, exported
 
 
 @pytest.fixture(scope="module")
@@ -24,17 +26,20 @@ def stored(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, dict[str, Any
     return url, exported(url, done), playing
 
 
-def verify(tmp_path: Path, data: dict[str, Any]) -> tuple[int, list[str]]:
+def verify(
+    tmp_path: Path, data: dict[str, Any], run: Callable[..., subprocess.CompletedProcess[str]] = cli_here
+) -> tuple[int, list[str]]:
+    """``verify`` through ``main`` in this process, or (``run=cli``) in a process of its own."""
     file = tmp_path / "game.json"
     file.write_text(json.dumps(data), encoding="utf-8")
-    done = cli("verify", str(file))
+    done = run("verify", str(file))
     assert done.stderr == ""
     return done.returncode, done.stdout.strip().splitlines()
 
 
 def test_a_real_finished_game_verifies(stored: tuple[str, dict[str, Any], int], tmp_path: Path) -> None:
     _, data, _ = stored
-    code, lines = verify(tmp_path, data)
+    code, lines = verify(tmp_path, data, cli)
     assert code == 0, lines
     assert lines[0] == f"Game {data['game']}: Shithead, 3 players: User0, User1, {data['players'][2]['name']}"
     assert lines[1] == (
@@ -93,13 +98,13 @@ def test_what_cannot_be_verified_is_one_line(stored: tuple[str, dict[str, Any], 
     url, _, playing = stored
     file = tmp_path / "live.json"
     file.write_text(json.dumps(exported(url, playing)))
-    refused = cli("verify", str(file))
+    refused = cli_here("verify", str(file))
     assert (refused.returncode, refused.stderr.strip()) == (
         2,
         f"shithead-bot: {file} has no seed: game {playing} was not over when it was exported",
     )
     file.write_text("{not json")
-    refused = cli("verify", str(file))
+    refused = cli_here("verify", str(file))
     assert (refused.returncode, refused.stderr.strip()) == (2, f"shithead-bot: {file} is not a game export (not JSON)")
     missing = cli("verify", str(tmp_path / "nothing.json"))
     assert missing.returncode == 2

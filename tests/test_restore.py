@@ -1,6 +1,7 @@
 """``shithead-bot restore FILE`` puts a backup back: SQLite in place (the database it replaces kept
 beside it), PostgreSQL by the ``pg_restore`` line it prints — run here, with the ``pg_dump`` line
-``backup`` prints, against a real server."""
+``backup`` prints, against a real server. The first test runs ``backup`` and ``restore`` in processes
+of their own; the others call ``main`` in the test's process (tests/test_cli_data.py ``cli_here``)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from sqlalchemy import text
 from persistence.db import make_engine, make_sessionmaker, transaction
 from persistence.migrate import head_revision, upgrade
 from persistence.models import Chat
-from tests.test_cli_data import _two_games, cli
+from tests.test_cli_data import _two_games, cli, cli_here
 
 GAMES = "SELECT id, seed, status FROM game ORDER BY id"
 CHATS = "SELECT id FROM chat ORDER BY id"
@@ -55,7 +56,7 @@ def test_restore_into_a_new_place(tmp_path: Path) -> None:
     asyncio.run(_two_games(f"sqlite+aiosqlite:///{source}"))
     target = tmp_path / "new" / "shithead.db"
     target.parent.mkdir()
-    done = cli("restore", str(source), "--database-url", f"sqlite:///{target}")
+    done = cli_here("restore", str(source), "--database-url", f"sqlite:///{target}")
     assert done.returncode == 0, done.stderr
     assert rows(target) == rows(source)
     assert done.stdout.strip() == f"restored {source} into {target} (schema at {head_revision()})"
@@ -69,7 +70,7 @@ def test_restore_refuses_a_file_that_is_not_a_backup_and_changes_nothing(tmp_pat
     before = path.read_bytes()
     bogus = tmp_path / "bogus.db"
     bogus.write_bytes(content)
-    done = cli("restore", str(bogus), env={"DATABASE_URL": url})
+    done = cli_here("restore", str(bogus), env={"DATABASE_URL": url})
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [f"shithead-bot: {bogus} is not a backup of this bot's database"]
     assert path.read_bytes() == before
@@ -77,7 +78,7 @@ def test_restore_refuses_a_file_that_is_not_a_backup_and_changes_nothing(tmp_pat
 
 
 def test_restore_of_a_missing_file_is_one_line(tmp_path: Path) -> None:
-    done = cli("restore", str(tmp_path / "none.db"), env={"DATABASE_URL": f"sqlite:///{tmp_path / 'x.db'}"})
+    done = cli_here("restore", str(tmp_path / "none.db"), env={"DATABASE_URL": f"sqlite:///{tmp_path / 'x.db'}"})
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [f"shithead-bot: no file {tmp_path / 'none.db'}"]
 
@@ -104,11 +105,11 @@ async def add_chat(url: str, chat_id: int) -> None:
 def test_postgresql_backup_and_restore_lines_round_trip(pg_db_url: str, tmp_path: Path) -> None:
     asyncio.run(add_chat(pg_db_url, -1))
     dump = tmp_path / "bot.dump"
-    backup_line = cli("backup", str(dump), env={"DATABASE_URL": pg_db_url}).stdout.strip()
+    backup_line = cli_here("backup", str(dump), env={"DATABASE_URL": pg_db_url}).stdout.strip()
     subprocess.run(backup_line, shell=True, check=True)
     asyncio.run(add_chat(pg_db_url, -2))
     assert asyncio.run(count_chats(pg_db_url)) == 2
-    done = cli("restore", str(dump), env={"DATABASE_URL": pg_db_url})
+    done = cli_here("restore", str(dump), env={"DATABASE_URL": pg_db_url})
     assert done.returncode == 0, done.stderr
     (restore_line,) = done.stdout.strip().splitlines()
     assert restore_line.startswith("pg_restore ")

@@ -37,8 +37,10 @@ async def sql(url: str, *statements: str) -> list[object]:
         await engine.dispose()
 
 
-@pytest.mark.parametrize("level", ["INFO", "DEBUG"])
-@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+# Each backend at DEBUG (its driver's error, with the traceback, is what could carry a secret) and
+# INFO once (no traceback at INFO: the level decides, whatever the backend; the ERROR line is the
+# same at both levels — handlers/updates.py error_summary — so PostgreSQL at INFO proved nothing more).
+@pytest.mark.parametrize(("backend", "level"), [("sqlite", "INFO"), ("sqlite", "DEBUG"), ("postgresql", "DEBUG")])
 async def test_a_database_error_logs_no_secret(
     fake: FakeTelegram,
     database_url: str,

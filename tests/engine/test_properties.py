@@ -131,7 +131,7 @@ def test_two_decks_up_to_ten_players(case: tuple[str, int, int]) -> None:
     assert replay("shithead", rules, seats, seed, log) == state
 
 
-@settings(deadline=None, max_examples=examples(100))
+@slow  # 40 whole games of up to 20 seats, every step's views and JSON checked: hundreds of checked states each
 @given(st.integers(2, 20), st.sampled_from([3, 4]), st.integers(0, 2**32 - 1))
 def test_neighbor_random_play(seats: int, lives: int, seed: int) -> None:
     rules = NeighborRules(lives=lives)

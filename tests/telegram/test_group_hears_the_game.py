@@ -10,6 +10,7 @@ from engine.ai import make_player
 from testkit.clock import FakeClock
 from testkit.fakebot import FakeTelegram
 from testkit.fakebot.model import SeenMessage
+from tests.conftest import SQLITE_ONLY
 from tests.service.helpers import GROUP, user
 from tests.telegram.inbot import InBot
 
@@ -56,6 +57,9 @@ CHATTER = [  # (who, what they write in the group), one line at every few moves
 ]
 
 
+# Which posts notify is the planner's and the renderer's, not the database's: the settings and votes
+# chatted here are stored by code tested on both databases (tests/service/).
+@SQLITE_ONLY
 async def test_a_game_with_settings_chatter_and_refusals_notifies_the_group_for_its_start_and_end_only(
     sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram
 ) -> None:

@@ -20,15 +20,24 @@ from tests.telegram.fakegame import FakeGame
 __all__ = ["slow_hard"]  # a fixture
 
 
-async def test_at_the_end_each_players_newest_message_is_their_result(
+async def test_at_the_end_each_players_newest_message_is_their_result_and_forced_moves_were_silent(
     sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
 ) -> None:
+    """One whole game of three humans, looked at twice (a game through the fake Bot API is the cost
+    of this file, so the two observations share it): at the end each player's newest message is
+    their result; and a forced move made for a player was told without a notification, while every
+    message that notified asked to act or told the end."""
     game = await FakeGame(sessions, clock, fake, bot).start(humans=3)
     await game.play_to_end()
     for n in range(3):
         newest = game.private(user(n).id)[-1]
         assert "Game over" in newest.text, newest.text
         assert not game.live(user(n).id) or game.live(user(n).id) == [newest]  # only Rematch stays
+    sent = [m for n in range(3) for m in game.fake.history(user(n).id) if m.from_bot and m.version == 0]
+    assert any(m.silent and "You had no other move" in m.text for m in sent)
+    for message in sent:  # what notifies asks to act, or tells the end
+        if not message.silent:
+            assert any(word in message.text for word in ("Your turn", "Swap phase", "Game over")), message.text
 
 
 async def test_the_first_turn_after_a_swap_timeout_is_a_new_message(
@@ -95,18 +104,6 @@ async def test_against_computers_each_turn_is_a_new_message_and_only_one_keyboar
             assert newest.message_id > before
             assert newest.silent  # she pressed a moment ago: she is looking, no buzz (test_attention.py)
         assert game.live(me) == [newest]
-
-
-async def test_a_forced_move_made_for_a_player_is_told_without_a_notification(
-    sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
-) -> None:
-    game = await FakeGame(sessions, clock, fake, bot).start(humans=3)
-    await game.play_to_end()
-    sent = [m for n in range(3) for m in game.fake.history(user(n).id) if m.from_bot and m.version == 0]
-    assert any(m.silent and "You had no other move" in m.text for m in sent)
-    for message in sent:  # what notifies asks to act, or tells the end
-        if not message.silent:
-            assert any(word in message.text for word in ("Your turn", "Swap phase", "Game over")), message.text
 
 
 async def test_a_private_game_against_computers_keeps_one_turn_message_the_newest(

@@ -8,6 +8,7 @@ from telegram import Bot
 
 from testkit.clock import FakeClock
 from testkit.fakebot import FakeTelegram
+from tests.conftest import SQLITE_ONLY
 from tests.service.helpers import GROUP
 from tests.telegram.fakegame import FakeGame
 
@@ -33,6 +34,7 @@ async def test_only_the_start_and_the_end_notify_the_group_and_the_table_is_pinn
     assert fake.world.chats[GROUP].pinned == []
 
 
+@SQLITE_ONLY  # a refused pin is Telegram's answer, the same whatever stores the game
 async def test_a_bot_that_may_not_pin_plays_on(
     sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
 ) -> None:

@@ -1,6 +1,7 @@
 """Mistakes an operator makes at the first start, each answered in one line with exit code 2,
 through the real CLI: a broken DATABASE_URL for ``migrate``, a wrong TELEGRAM_API_URL, a token that
-cannot be one (refused before any network call), and ``--no-migrate`` on a database that is not there."""
+cannot be one (refused before any network call), and ``--no-migrate`` on a database that is not there.
+The two met on the network at start run in a process of their own, the others through ``main`` here."""
 
 from __future__ import annotations
 
@@ -14,11 +15,20 @@ import pytest
 from aiohttp import web
 
 from testkit.fakebot import FakeTelegram
+from tests.test_cli_data import cli_here
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 async def cli(*args: str, env: dict[str, str]) -> tuple[int, str, str]:
+    """The command through ``main`` in this process (tests/test_cli_data.py ``cli_here``), on a thread
+    of its own so that a fake server on the test's loop goes on answering."""
+    done = await asyncio.to_thread(cli_here, *args, env=env, cwd=ROOT)
+    return done.returncode, done.stdout, done.stderr
+
+
+async def cli_process(*args: str, env: dict[str, str]) -> tuple[int, str, str]:
+    """The command in a process of its own: for the failures met on the network at start."""
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -74,7 +84,7 @@ async def test_migrate_with_a_bad_or_unreachable_database_is_one_line(url: str, 
 
 async def test_a_wrong_api_url_is_named_not_the_token(empty_404: str, tmp_path: Path) -> None:
     env = {"TELEGRAM_BOT_TOKEN": "123456:TEST-TOKEN", "TELEGRAM_API_URL": empty_404, "DATABASE_URL": sqlite(tmp_path)}
-    code, _, err = await cli("run", env=env)
+    code, _, err = await cli_process("run", env=env)
     assert code == 2
     assert err.strip().splitlines() == [
         f"shithead-bot: the Bot API URL looks wrong: {empty_404} answered 404 Not Found "
@@ -85,7 +95,7 @@ async def test_a_wrong_api_url_is_named_not_the_token(empty_404: str, tmp_path: 
 async def test_a_rejected_token_is_still_called_so(tmp_path: Path) -> None:
     async with FakeTelegram() as fake:
         env = {"TELEGRAM_BOT_TOKEN": "123456:WRONG", "TELEGRAM_API_URL": fake.base_url}
-        code, _, err = await cli("run", env={**env, "DATABASE_URL": sqlite(tmp_path)})
+        code, _, err = await cli_process("run", env={**env, "DATABASE_URL": sqlite(tmp_path)})
     assert code == 2
     assert err.strip().splitlines() == [
         "shithead-bot: the bot token was rejected by the Bot API (check TELEGRAM_BOT_TOKEN)"
@@ -117,6 +127,4 @@ async def test_no_migrate_on_a_missing_database_leaves_no_file(tmp_path: Path) -
 async def test_a_setting_of_the_wrong_type_is_one_line() -> None:
     code, _, err = await cli("run", env={"PORT": "abc", "TELEGRAM_BOT_TOKEN": "123456:TEST-TOKEN"})
     assert code == 2
-    assert err.strip().splitlines() == [
-        "shithead-bot: PORT: must be a whole number from 1 to 65535 (got 'abc')"
-    ]
+    assert err.strip().splitlines() == ["shithead-bot: PORT: must be a whole number from 1 to 65535 (got 'abc')"]
