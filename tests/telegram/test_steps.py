@@ -204,8 +204,9 @@ def test_a_seat_gets_at_most_one_new_message_with_buttons(plan: Plan) -> None:
 @given(plans())
 def test_a_turn_is_silent_only_when_its_player_is_looking_and_then_a_nudge_follows(plan: Plan) -> None:
     """A new turn with buttons notifies, unless its player pressed or wrote in their private chat
-    within LOOKING of the plan's time (and did not choose ``every``): then it goes silently and
-    carries one nudge, NUDGE_AFTER later, for its own keyboard — a silent turn is never missed."""
+    within LOOKING of the plan's time (and did not choose ``every``): then — and only then — it goes
+    silently and carries one nudge, NUDGE_AFTER later, for its own keyboard: a silent turn is never
+    missed, and a player who is there is not buzzed."""
     for step in plan_steps(plan, pages):
         if not (isinstance(step, s.SendPrivate) and step.asks and not step.unless_sent):
             continue
@@ -214,8 +215,11 @@ def test_a_turn_is_silent_only_when_its_player_is_looking_and_then_a_nudge_follo
             assert step.muted
             assert step.nudge is None
             continue
+        last = seat.last_active_at
+        looking = seat.notify == "smart" and last is not None and plan.now - last <= LOOKING
         if step.nudge is None:
             assert not step.muted
+            assert not looking, "a turn notified a player who pressed a moment ago"
             continue
         assert step.muted
         assert seat.notify != "every"
