@@ -4,6 +4,7 @@ private chat a few seconds before comes silently, and one nudge follows it if it
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from telegram import Bot
 
@@ -59,6 +60,28 @@ async def test_a_turn_after_a_press_20_seconds_before_comes_silently(
     newest = game.private(player_id)[-1]
     assert game.live(player_id) == [newest]
     assert newest.silent  # she is still in the chat: no buzz
+
+
+@pytest.mark.parametrize(("after", "silent"), [(290, True), (301, False)], ids=["4m50s", "5m01s"])
+async def test_the_player_counts_as_looking_for_five_minutes_after_a_press(
+    sessions: async_sessionmaker[AsyncSession],
+    clock: FakeClock,
+    fake: FakeTelegram,
+    bot: Bot,
+    after: int,
+    silent: bool,
+) -> None:
+    """Both sides of the rule's edge: a turn 4 min 50 s after the player's press comes silently, one
+    5 min 1 s after it buzzes (a planner with a narrower or wider window fails one of the two)."""
+    game = await FakeGame(sessions, clock, fake, bot).start(autoplay=Autoplay.OFF)
+    await _past_the_swap(game)
+    await game.move()
+    clock.advance(seconds=after)
+    await game.move()
+    _, player_id = await game.to_act()
+    newest = game.private(player_id)[-1]
+    assert game.live(player_id) == [newest]
+    assert newest.silent == silent
 
 
 async def test_a_silent_turn_not_taken_is_nudged_once_and_the_nudge_goes_with_the_turn(
