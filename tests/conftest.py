@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+import sys
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -30,6 +31,13 @@ from persistence.db import make_engine, make_sessionmaker
 from persistence.migrate import upgrade
 from shithead_bot.service import GameService
 from testkit.clock import FakeClock
+
+# A run starts a hundred Python processes (pytest's workers, the bots of the end-to-end tests, the
+# command-line tests): with PYTHONDONTWRITEBYTECODE set (some machines and images set it), each one
+# compiled every source and rewrote every test's asserts again — about 2.5 s a worker. The bytecode
+# goes to the ignored __pycache__ folders.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 PROFILES = {"ci": 1.0, "dev": 0.25}  # the share of each test's examples a profile runs
 settings.register_profile("ci", max_examples=100, deadline=None, print_blob=True)

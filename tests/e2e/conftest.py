@@ -45,7 +45,9 @@ async def bot(fake: FakeTelegram, database_url: str) -> AsyncIterator[BotProcess
     process = BotProcess(fake, database_url, extra_env=FLOW_LIMITS)
     await process.start()
     yield process
-    await process.stop()
+    # The test is over: a graceful stop would flush what the rate limits put off (up to 10 s of
+    # waiting a test; that stop has its own tests, test_operations and test_graceful_stop).
+    await process.stop(kill=True)
 
 
 @pytest.fixture
