@@ -13,6 +13,8 @@ import pytest
 
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "attention.py"
 
+pytestmark = pytest.mark.slow  # whole games of every pattern through the handlers: the full run's, not the fast lane's
+
 
 def load() -> ModuleType:
     spec = importlib.util.spec_from_file_location("bench_attention", BENCH)

@@ -12,6 +12,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+pytestmark = pytest.mark.slow  # thousands of stored games, in a process of its own: the full run's, not the fast lane's
+
 
 def run(*args: str, postgres_url: str) -> str:
     base = postgres_url.rsplit("/", 1)[0] + "/postgres"

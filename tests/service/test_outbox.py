@@ -7,6 +7,7 @@ import contextlib
 import itertools
 from datetime import timedelta
 
+import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from shithead_bot.service import GameService, Notice, Outbox
@@ -153,6 +154,7 @@ class Unreachable:
         raise ConnectionError("Bad Gateway")
 
 
+@pytest.mark.slow  # whole games through the fake Bot API: the full run's, not the fast lane's
 async def test_an_outage_is_retried_with_growing_pauses_and_given_up_only_after_a_day(
     service: GameService, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
 ) -> None:

@@ -8,6 +8,7 @@ keeping live buttons."""
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from telegram import Bot
 
@@ -71,6 +72,7 @@ async def test_a_failed_reminder_delete_does_not_hold_the_next_turn_nor_send_it_
     assert not [m for m in game.private(mover) if "⏰" in m.text], "the reminder went, tried again alone"
 
 
+@pytest.mark.slow  # whole games through the fake Bot API: the full run's, not the fast lane's
 async def test_a_game_ends_with_one_live_keyboard_each_while_deletes_fail_for_good(
     sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
 ) -> None:

@@ -4,6 +4,7 @@ of settings answers a bare ``/settings``; a refusal meant for one person goes to
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from engine.ai import make_player
@@ -59,6 +60,7 @@ CHATTER = [  # (who, what they write in the group), one line at every few moves
 
 # Which posts notify is the planner's and the renderer's, not the database's: the settings and votes
 # chatted here are stored by code tested on both databases (tests/service/).
+@pytest.mark.slow  # whole games through the fake Bot API: the full run's, not the fast lane's
 @SQLITE_ONLY
 async def test_a_game_with_settings_chatter_and_refusals_notifies_the_group_for_its_start_and_end_only(
     sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram

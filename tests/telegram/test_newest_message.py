@@ -20,6 +20,7 @@ from tests.telegram.fakegame import FakeGame
 __all__ = ["slow_hard"]  # a fixture
 
 
+@pytest.mark.slow  # whole games through the fake Bot API: the full run's, not the fast lane's
 async def test_at_the_end_each_players_newest_message_is_their_result_and_forced_moves_were_silent(
     sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
 ) -> None:

@@ -4,6 +4,7 @@ player gets what the game needs now, and the game plays to its end."""
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from telegram import Bot
 
@@ -12,6 +13,7 @@ from testkit.fakebot import FakeTelegram
 from tests.telegram.fakegame import FakeGame
 
 
+@pytest.mark.slow  # whole games through the fake Bot API: the full run's, not the fast lane's
 async def test_an_outage_of_minutes_loses_nothing_and_the_game_plays_to_its_end(
     sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
 ) -> None:

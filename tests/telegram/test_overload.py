@@ -87,6 +87,7 @@ def buckets_for(service: GameService, time: VirtualTime) -> Buckets:
     return MemoryBuckets(time.seconds)
 
 
+@pytest.mark.slow  # whole games through the fake Bot API: the full run's, not the fast lane's
 async def test_twenty_games_on_two_sends_a_second_all_get_out_at_the_rate_oldest_first(
     service: GameService, sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake_many_groups: FakeTelegram
 ) -> None:

@@ -3,6 +3,7 @@ end only; its table is pinned without a notification where the bot may pin, and 
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from telegram import Bot
 
@@ -13,6 +14,7 @@ from tests.service.helpers import GROUP
 from tests.telegram.fakegame import FakeGame
 
 
+@pytest.mark.slow  # whole games through the fake Bot API: the full run's, not the fast lane's
 async def test_only_the_start_and_the_end_notify_the_group_and_the_table_is_pinned_meanwhile(
     sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
 ) -> None:
@@ -34,6 +36,7 @@ async def test_only_the_start_and_the_end_notify_the_group_and_the_table_is_pinn
     assert fake.world.chats[GROUP].pinned == []
 
 
+@pytest.mark.slow  # whole games through the fake Bot API: the full run's, not the fast lane's
 @SQLITE_ONLY  # a refused pin is Telegram's answer, the same whatever stores the game
 async def test_a_bot_that_may_not_pin_plays_on(
     sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot

@@ -4,6 +4,7 @@ cannot reach."""
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from telegram import Bot
 
@@ -19,6 +20,7 @@ def group_texts(fake: FakeTelegram, chat_id: int) -> list[str]:
     return [m.text for m in fake.messages(chat_id, as_user=user(0).id) if m.from_bot]
 
 
+@pytest.mark.slow  # whole games through the fake Bot API: the full run's, not the fast lane's
 async def test_a_group_upgraded_while_the_bot_missed_it_is_followed_on_every_call(
     sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram, bot: Bot
 ) -> None:
