@@ -129,6 +129,12 @@ class Player(SQLModel, table=True):
     digested_at: datetime | None = Field(
         default=None, sa_type=UTCDateTime, description="their last digest: the next an interval later at the earliest"
     )
+    reachable_at: datetime | None = Field(
+        default=None,
+        sa_type=UTCDateTime,
+        description="when they last showed the bot may write to them (a /start, an unblock): a delivery that met"
+        " their block before it does not mark them unreachable",
+    )
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
 

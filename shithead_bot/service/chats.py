@@ -108,6 +108,8 @@ async def see_user(core: Core, user: UserInfo, *, can_message: bool | None = Non
         player = await core.player(session, user)
         if can_message is not None:
             player.can_message = can_message
+            if can_message:
+                player.reachable_at = core.clock()
         return player.can_message
 
 
@@ -116,6 +118,8 @@ async def set_can_message(core: Core, player_id: int, value: bool) -> None:
         player = await repo.get_player(session=session, player_id=player_id)
         if player is not None:
             player.can_message = value
+            if value:
+                player.reachable_at = core.clock()
 
 
 async def set_autoplay(core: Core, user: UserInfo, value: Autoplay) -> Autoplay:

@@ -280,7 +280,7 @@ class Outbox:
         log.log(level, "delivery for game %s stopped after %d of %d: %r", plan.game_id, len(done), len(ids), cause)
         async with self.sessions() as session, session.begin():
             now = self.clock()
-            await self.write(session, report)
+            await self.write(session, report, since=plan.now)
             await repo.mark_delivered(session=session, ids=done, now=now)
             if lapsed:  # the rest: whoever claimed them since sends them; else their lease brings them back
                 return done
@@ -300,7 +300,7 @@ class Outbox:
         done = [i for i in ids if i not in report.deferred and i not in report.again]
         async with self.sessions() as session, session.begin():
             now = self.clock()
-            await self.write(session, report)
+            await self.write(session, report, since=plan.now)
             await repo.mark_delivered(session=session, ids=done, now=now)
             await self._again(session, plan, report, now)
             await self._put_off(session, report, now)
@@ -313,9 +313,10 @@ class Outbox:
             following = await self._claim(session, game_id=plan.game_id)
         return done, following[0] if following else None
 
-    async def write(self, session: AsyncSession, report: Report) -> None:
+    async def write(self, session: AsyncSession, report: Report, *, since: datetime | None = None) -> None:
         """What a sender learnt, in the caller's transaction: a migrated chat first (what follows
-        names the new one), the messages to keep editing, the players it cannot write to, and the
+        names the new one), the messages to keep editing, the players it cannot write to (unless they
+        showed it may since ``since``, the plan's claim: a /start meanwhile is newer than its 403), and the
         chats that removed or muted the bot — their game pauses (notices of its own, written here).
         What it decided for every worker is stored too, for the next plan, whoever sends it: the turn
         it called an unreachable player for, a chat that refuses pictures, the table's last edit."""
@@ -340,9 +341,9 @@ class Outbox:
             await repo.set_seat_called(session=session, game_id=report.game_id, number=number, version=version)
         for chat_id, until in report.photos_refused.items():
             await repo.set_photos_refused(session=session, chat_id=chat_id, until=until)
-        for player_id in sorted(report.unreachable):
+        for player_id in sorted(report.unreachable):  # met since ``since`` (the plan's claim): a newer /start wins
             player = await repo.get_player(session=session, player_id=player_id)
-            if player is not None:
+            if player is not None and (since is None or player.reachable_at is None or player.reachable_at <= since):
                 player.can_message = False
         for chat_id in sorted(report.silenced):
             await silenced(self.core, session, chat_id)
