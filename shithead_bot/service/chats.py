@@ -3,14 +3,14 @@ group becoming a supergroup, and each Telegram update taken once."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from engine import AnyRules, rules_from_dict
 from engine.ai import LEVELS
 from persistence import repo
-from persistence.models import Chat
+from persistence.models import Chat, Player
 from shithead_bot.service.autoplay import Autoplay, Notify
 from shithead_bot.service.errors import GameNotFoundError
 from shithead_bot.service.lobby import rules_for
@@ -107,9 +107,7 @@ async def see_user(core: Core, user: UserInfo, *, can_message: bool | None = Non
     async with core.transaction() as session:
         player = await core.player(session, user)
         if can_message is not None:
-            player.can_message = can_message
-            if can_message:
-                player.reachable_at = core.clock()
+            _reach(player, can_message, core.clock())
         return player.can_message
 
 
@@ -117,9 +115,15 @@ async def set_can_message(core: Core, player_id: int, value: bool) -> None:
     async with core.transaction() as session:
         player = await repo.get_player(session=session, player_id=player_id)
         if player is not None:
-            player.can_message = value
-            if value:
-                player.reachable_at = core.clock()
+            _reach(player, value, core.clock())
+
+
+def _reach(player: Player, can_message: bool, now: datetime) -> None:
+    """What the player just showed: a /start or an unblock (True) is stamped, so that a delivery's
+    report of an older 403 does not undo it (``Outbox.write``)."""
+    player.can_message = can_message
+    if can_message:
+        player.reachable_at = now
 
 
 async def set_autoplay(core: Core, user: UserInfo, value: Autoplay) -> Autoplay:

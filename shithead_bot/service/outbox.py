@@ -313,7 +313,7 @@ class Outbox:
             following = await self._claim(session, game_id=plan.game_id)
         return done, following[0] if following else None
 
-    async def write(self, session: AsyncSession, report: Report, *, since: datetime | None = None) -> None:
+    async def write(self, session: AsyncSession, report: Report, *, since: datetime) -> None:
         """What a sender learnt, in the caller's transaction: a migrated chat first (what follows
         names the new one), the messages to keep editing, the players it cannot write to (unless they
         showed it may since ``since``, the plan's claim: a /start meanwhile is newer than its 403), and the
@@ -343,7 +343,7 @@ class Outbox:
             await repo.set_photos_refused(session=session, chat_id=chat_id, until=until)
         for player_id in sorted(report.unreachable):  # met since ``since`` (the plan's claim): a newer /start wins
             player = await repo.get_player(session=session, player_id=player_id)
-            if player is not None and (since is None or player.reachable_at is None or player.reachable_at <= since):
+            if player is not None and (player.reachable_at is None or player.reachable_at <= since):
                 player.can_message = False
         for chat_id in sorted(report.silenced):
             await silenced(self.core, session, chat_id)
