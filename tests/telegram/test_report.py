@@ -123,7 +123,7 @@ async def test_a_report_with_nothing_learnt_writes_nothing(
     assert not Report(1, table_is_picture=False).empty
     assert Report(1, topic_closed=True).game_messages() == {"message_thread_id": None}
     async with sessions() as session, session.begin():
-        await game.outbox.write(session, Report(1))  # no game 1: nothing is touched
+        await game.outbox.write(session, Report(1), since=clock())  # no game 1: nothing is touched
 
 
 async def test_a_press_costs_three_database_sessions(
