@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -29,8 +30,12 @@ async def fake() -> AsyncIterator[FakeTelegram]:
 
 
 @pytest.fixture
-def database_url(tmp_path: Path) -> str:
-    return f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
+def database_url(tmp_path: Path, sqlite_template: Path) -> str:
+    """A migrated SQLite file, as a bot finds it on every start after its first (the first start's
+    migration has its own tests: tests/telegram/test_run.py, tests/persistence/test_migrations.py)."""
+    path = tmp_path / "bot.db"
+    shutil.copy(sqlite_template, path)
+    return f"sqlite+aiosqlite:///{path}"
 
 
 # Games through the `bot` fixture, and the other tests of the flow that start their own bot, test

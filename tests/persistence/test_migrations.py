@@ -13,7 +13,15 @@ from sqlalchemy.engine import Connection
 from sqlmodel import SQLModel
 
 from persistence.db import make_engine
-from persistence.migrate import SchemaOutOfDateError, current_revision, head_revision, pending, require_current, upgrade
+from persistence.migrate import (
+    SchemaOutOfDateError,
+    current_revision,
+    head_revision,
+    newest_revision,
+    pending,
+    require_current,
+    upgrade,
+)
 
 
 def _diff(connection: Connection) -> list[object]:
@@ -59,6 +67,29 @@ def test_an_empty_sqlite_file_is_migrated_from_nothing(tmp_path: Path) -> None:
     require_current(url)
     upgrade(url)  # a second run changes nothing
     assert asyncio.run(schema_diff(url)) == []
+
+
+def test_the_newest_revision_read_from_the_scripts_is_alembics_head() -> None:
+    assert newest_revision() == head_revision()
+
+
+def test_a_database_at_the_newest_revision_starts_without_alembic(
+    db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every start after a release's first finds its database current by one query: Alembic and its
+    scripts are not loaded (most of a start's work before); a database behind still gets them."""
+    import alembic.command
+
+    def refuse(*args: object) -> None:
+        raise AssertionError("Alembic was asked")
+
+    monkeypatch.setattr(alembic.command, "upgrade", refuse)
+    upgrade(db_url)
+    require_current(db_url)
+    assert not pending(db_url)
+    behind = f"sqlite+aiosqlite:///{tmp_path / 'behind.db'}"
+    with pytest.raises(AssertionError, match="Alembic was asked"):
+        upgrade(behind)
 
 
 def test_upgrading_a_database_with_games_in_it(tmp_path: Path) -> None:
