@@ -64,6 +64,7 @@ MOVES = 40  # the newest moves a plan carries (the private messages tell a turn'
 # are left: a round takes only what use cases wrote during the round before, so a chain ends when
 # the game rests. Past this many rounds (a game that never rests) the sweep takes the rest.
 ROUNDS = 20
+_now = time.monotonic  # the clock of a claim's hold, as the sender reads it (the tests replace it)
 HELD_SHARE = 0.8  # a sender starts no step after this share of the claim's lease: then it may be another's
 
 
@@ -163,6 +164,7 @@ class Outbox:
     ) -> list[Plan]:
         """Claim pending notices and read, in this session, what sending them needs: a plan per game
         (``handed``: the game as the press whose delivery this is committed it, see :class:`Handed`)."""
+        started = _now()  # no later than the lease's start: other workers count it from ``now``
         now = self.clock()
         rows = await repo.claim_outbox(
             session=session, now=now, lease=self.lease, limit=limit, game_id=game_id, older_than=older_than
@@ -172,13 +174,13 @@ class Outbox:
         games.sort(key=lambda group: group[0].id or 0)  # the game waiting longest first: it asks the rate first
         plans = []
         for group in games:
-            plan = await self._plan(session, group[0].game_id or 0, group, handed)
+            plan = await self._plan(session, group[0].game_id or 0, group, handed, started=started)
             if plan is not None:
                 plans.append(plan)
         return plans
 
     async def _plan(
-        self, session: AsyncSession, game_id: int, rows: list[OutboxRow], handed: Handed | None = None
+        self, session: AsyncSession, game_id: int, rows: list[OutboxRow], handed: Handed | None, *, started: float
     ) -> Plan | None:
         notices = tuple(Notice.from_row(r.kind, game_id, r.payload, r.id, r.attempts) for r in rows)
         game = await self._game(session, game_id, rows, handed)
@@ -191,9 +193,10 @@ class Outbox:
         pressed_unknown = any(n.kind == NoticeKind.MOVED and n.seat in unrecorded for n in notices)
         players = [s.player_id for s in game.seats if s.player_id is not None]
         known = await self._known(session, players, notices, also=pressed_unknown)
-        held = time.monotonic() + self.lease.total_seconds() * HELD_SHARE  # a margin for the report's write
+        lease = self.lease.total_seconds()  # counted from the claim, not from this read: it may have been slow
+        held, ends = started + lease * HELD_SHARE, started + lease  # (a margin for the report's write)
         inboxes = await self._inboxes(session, game, notices)
-        return Plan(replace(game, moves=moves), notices, known, held_until=held, inboxes=inboxes)
+        return Plan(replace(game, moves=moves), notices, known, held_until=held, lease_ends=ends, inboxes=inboxes)
 
     async def _inboxes(
         self, session: AsyncSession, game: GameSnapshot, notices: tuple[Notice, ...]

@@ -32,8 +32,10 @@ class Plan:
     # player id -> the message ids recorded in their private chat (their open games): what
     # an orphan keyboard of a crashed attempt is told apart from
     known: Mapping[int, frozenset[int]] = field(default_factory=dict)
-    # until when (time.monotonic()) the claim holds the notices; after it another worker may send them
+    # until when (time.monotonic()) a step may start: a margin before the claim's lease ends, after
+    # which another worker may claim and send the notices (a copy sent after it must not stand)
     held_until: float = float("inf")
+    lease_ends: float = float("inf")
     # player id -> their inbox as it is now (only for the players of the plan's INBOX notices)
     inboxes: Mapping[int, Inbox] = field(default_factory=dict)
 

@@ -162,7 +162,8 @@ class FakeTelegram(Scenario):
         self.control = control
         self.calls: list[Call] = []
         self._faults: defaultdict[str, deque[ApiError]] = defaultdict(deque)
-        self._stalls: list[tuple[str, Callable[[JSON], bool], asyncio.Event]] = []
+        # (method, matches, reached, answer when set, the effect before the wait)
+        self._stalls: list[tuple[str, Callable[[JSON], bool], asyncio.Event, asyncio.Event, bool]] = []
         self._outage: ApiError | None = None  # while set, every call fails with it
         self._outage_from: str | None = None  # …from the next call of this method on
         self._outage_chat: str | None = None  # …into this chat
@@ -221,21 +222,22 @@ class FakeTelegram(Scenario):
         params: JSON = {}
         try:
             params = await read_params(request)
+            await self._maybe_stall(method, params, effect_first=False)
             method, result = await self._call(token, method, params)
         except ApiError as exc:
             self._record(Call(arrived, self.api.names.get(method.lower(), method), params, exc.code))
             return web.json_response(exc.body(), status=exc.code)
         self._record(Call(arrived, method, params, "ok"))
-        await self._maybe_stall(method, params)
+        await self._maybe_stall(method, params, effect_first=True)
         return web.json_response({"ok": True, "result": result})
 
-    async def _maybe_stall(self, method: str, params: JSON) -> None:
+    async def _maybe_stall(self, method: str, params: JSON, *, effect_first: bool) -> None:
         for stall in list(self._stalls):
-            name, matches, applied = stall
-            if name == method.lower() and matches(params):
+            name, matches, reached, answer, first = stall
+            if name == method.lower() and first == effect_first and matches(params):
                 self._stalls.remove(stall)
-                applied.set()
-                await asyncio.Event().wait()  # the answer never comes (the client dies meanwhile)
+                reached.set()
+                await answer.wait()  # never set: the answer never comes (the client dies meanwhile)
 
     async def _call(self, token: str, method: str, params: JSON) -> tuple[str, Any]:
         if not TOKEN_SHAPE.fullmatch(token):
@@ -320,13 +322,22 @@ class FakeTelegram(Scenario):
     def end_outage(self) -> None:
         self._outage = self._outage_from = self._outage_chat = None
 
-    def stall_next(self, method: str, matches: Callable[[JSON], bool] = lambda params: True) -> asyncio.Event:
+    def stall_next(
+        self,
+        method: str,
+        matches: Callable[[JSON], bool] = lambda params: True,
+        *,
+        until: asyncio.Event | None = None,
+        effect_first: bool = True,
+    ) -> asyncio.Event:
         """The next call of ``method`` whose parameters ``matches`` takes effect (the message exists,
         users see it), but its answer never reaches the bot — a crash "right after sending". The
-        returned event is set once it took effect."""
-        applied = asyncio.Event()
-        self._stalls.append((method.lower(), matches, applied))
-        return applied
+        returned event is set once it took effect. With ``until``, the answer comes once that is set
+        (a slow answer); with ``effect_first=False`` too, the call takes effect only then (a request
+        slow on its way: the returned event is set when it arrives)."""
+        reached = asyncio.Event()
+        self._stalls.append((method.lower(), matches, reached, until or asyncio.Event(), effect_first))
+        return reached
 
     def cancel_stalls(self) -> None:
         self._stalls.clear()

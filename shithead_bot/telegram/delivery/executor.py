@@ -44,6 +44,7 @@ from shithead_bot.telegram.render import Page, Rendered
 
 log = logging.getLogger(__name__)
 
+_now = time.monotonic  # the clock of a claim's hold and of a stop (the tests replace it)
 ORPHAN_WINDOW = 8  # after a crash, how far back a re-sent message looks for an unrecorded copy
 
 
@@ -72,10 +73,10 @@ class Delivery:
         self._stop_at = deadline
 
     def stopping(self) -> bool:
-        return self._stop_at is not None and time.monotonic() >= self._stop_at
+        return self._stop_at is not None and _now() >= self._stop_at
 
     def stops_within(self, wait: timedelta) -> bool:
-        return self._stop_at is not None and time.monotonic() + wait.total_seconds() >= self._stop_at
+        return self._stop_at is not None and _now() + wait.total_seconds() >= self._stop_at
 
     def wait_at_most(self, waits: bool) -> float | None:
         """The longest a step may wait for the send rate (None: the rate's own limit): nothing for a
@@ -83,7 +84,7 @@ class Delivery:
         limit = None if waits else 0.0
         if self._stop_at is None:
             return limit
-        left = max(0.0, self._stop_at - time.monotonic())
+        left = max(0.0, self._stop_at - _now())
         return left if limit is None else min(limit, left)
 
     def page_for(self, game: GameSnapshot, seat: SeatSnapshot | None = None) -> Page:
@@ -168,6 +169,7 @@ class Run:
         self.report = Report(plan.game_id)
         self.known = {p: set(ids) for p, ids in plan.known.items()}
         self.held_until = plan.held_until
+        self.lease_ends = plan.lease_ends
         self.renewed: set[int] = set()  # seats sent a new private message in this run
         self.gone: set[int] = set()  # players the bot cannot write to
         self.group = GroupChat(self)
@@ -180,13 +182,16 @@ class Run:
         what the run reports (the table's last edit, a chat's refusal), and puts notices off."""
         return self.game.now
 
+    def _lapsed(self, where: str) -> None:
+        log.warning("game %s: the claim ran out %s", self.game.game.id, where)
+        raise PartialDelivery(self.report, Stopping("the claim ran out"), timedelta(0), lapsed=True)
+
     async def take(self, step: s.Step) -> None:
         """One step; its notices count as sent once it ran (or was refused for good)."""
         if self.delivery.stopping():  # the rest goes back to the outbox at once, no try counted
             raise PartialDelivery(self.report, Stopping("the worker stops"), timedelta(0))
-        if time.monotonic() > self.held_until:  # the claim ran out: another worker may send these now
-            log.warning("game %s: the claim ran out mid-plan; the rest goes back to the outbox", self.game.game.id)
-            raise PartialDelivery(self.report, Stopping("the claim ran out"), timedelta(0), lapsed=True)
+        if _now() > self.held_until:  # the claim runs out: another worker may send these soon
+            self._lapsed("mid-plan; the rest goes back to the outbox")
         waits = not (isinstance(step, s.PostGroup | s.EditTable) and not step.wait)
         limit = WAIT_AT_MOST.set(self.delivery.wait_at_most(waits))
         try:
@@ -271,6 +276,10 @@ class Run:
         assert seat.player_id is not None
         send = self.api.send(seat.player_id, step.rendered, private=True, silent=step.muted)
         message: Message = await send
+        if _now() > self.lease_ends:  # another worker may have sent it meanwhile: this copy must not stand
+            if step.rendered.buttons:
+                await self.tidy(Tidy.DROP_KEYBOARD, seat.player_id, message.message_id)
+            self._lapsed(f"while message {message.message_id} was on its way; it is left without buttons")
         self.keep_private(step.number, message.message_id, step.version if step.rendered.buttons else 0)
         if step.nudge is not None:
             self.report.nudges[step.number] = step.nudge

@@ -1,0 +1,69 @@
+"""A worker whose claim ran out while a turn message was on its way: once the lease ends another
+worker may claim the same notices and send them again, so a copy that comes back (or arrives) after
+the claim's end must not stand. Whichever way the two copies' ids fall, the player ends with one
+live keyboard, and it is the message the game records. (A bounded chaos run on a loaded machine,
+with a 3 s lease, met two live turn messages of one turn.)"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from telegram import Bot
+
+from shithead_bot.service import Autoplay, outbox
+from shithead_bot.telegram.delivery import executor
+from testkit.clock import FakeClock
+from testkit.fakebot import FakeTelegram
+from tests.service.helpers import user
+from tests.telegram.fakegame import FakeGame
+
+PLAYERS = [user(n).id for n in range(3)]
+
+
+@pytest.mark.parametrize("late", ["answer", "request"])
+async def test_a_turn_message_sent_after_the_claim_ran_out_does_not_stand(
+    late: str,
+    sessions: async_sessionmaker[AsyncSession],
+    clock: FakeClock,
+    fake: FakeTelegram,
+    bot: Bot,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = await FakeGame(sessions, clock, fake, bot).start(humans=3, autoplay=Autoplay.OFF)
+    while (await game.service.game_view(game.game_id)).in_swap_phase:
+        await game.move()
+    _, mover = await game.to_act()
+    others = {str(p) for p in PLAYERS if p != mover}
+    release = asyncio.Event()
+    # Worker A's new turn message: Telegram takes it and the answer is slow ("answer"), or the
+    # request itself is slow on its way and takes effect only later ("request").
+    reached = fake.stall_next(
+        "sendMessage",
+        lambda p: str(p.get("chat_id")) in others and "reply_markup" in p,
+        until=release,
+        effect_first=late == "answer",
+    )
+    press = asyncio.ensure_future(game.move())
+    await asyncio.wait([press, asyncio.ensure_future(reached.wait())], return_when=asyncio.FIRST_COMPLETED)
+    assert reached.is_set(), "the turn message was not sent"
+    # A's claim runs out meanwhile: on the outbox's clock, so worker B claims the notices again, and
+    # on the monotonic clock the workers time their claims with.
+    clock.advance(seconds=31)
+    for module in (executor, outbox):
+        monkeypatch.setattr(module, "_now", lambda: time.monotonic() + 31)
+    await game.deliver()  # worker B sends the turn again
+    release.set()
+    await press  # A hears back (or its message arrives) after its claim ran out
+    await game.deliver()
+    number, player = await game.to_act()
+    live = [m.message_id for m in game.live(player)]
+    recorded = (await game.service.game_view(game.game_id)).seat(number).private_message_id
+    assert live == [recorded], (late, live, recorded)
+    assert all(len(game.live(p)) <= 1 for p in PLAYERS)
+    monkeypatch.undo()
+    for _ in range(3):  # and the game plays on from it
+        await game.move()
+        assert all(len(game.live(p)) <= 1 for p in PLAYERS)
