@@ -4,6 +4,7 @@
 SIGTERM (or SIGINT) stops it gracefully: no new updates are taken, the ones in hand are finished,
 the outbox is flushed, and the process exits 0 — within about :data:`FLUSH_SECONDS` (plus a send in
 flight): no send starts after that, and what is left goes back to the outbox for the next worker.
+Whatever holds the stop up, the process exits :data:`STOP_LIMIT_SECONDS` after the signal.
 """
 
 from __future__ import annotations
@@ -12,8 +13,11 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import os
 import signal
+import threading
 import time
+from collections.abc import Callable
 
 from telegram import Update
 from telegram.error import TelegramError
@@ -28,6 +32,9 @@ from shithead_bot.telegram.web import WebServer
 
 log = logging.getLogger("shithead_bot")
 FLUSH_SECONDS = 10.0
+# SIGTERM to exit, at most, whatever the stop meets (a backlog of updates in hand, a machine too busy
+# to finish them): inside the 30 s that systemd's unit and compose give before they kill.
+STOP_LIMIT_SECONDS = 25.0
 FLUSH_POLL_SECONDS = 0.2  # a notice due now but held elsewhere: look again this soon
 
 
@@ -61,6 +68,7 @@ async def serve(app: Application, settings: Settings, token: str) -> None:
         log.info("running; SIGTERM stops gracefully")
         await stop.wait()
         log.info("stopping: finishing the updates in hand, then flushing the outbox")
+        limit = exit_after(STOP_LIMIT_SECONDS)
         deadline = time.monotonic() + FLUSH_SECONDS
         ctx: BotContext | None = app.bot_data.get(KEY)
         if ctx is not None:  # a backlog of many games would keep the worker for minutes: it is left
@@ -76,7 +84,27 @@ async def serve(app: Application, settings: Settings, token: str) -> None:
         await web.stop()
         if app.post_shutdown is not None:
             await app.post_shutdown(app)
+    limit.cancel()
     log.info("stopped")
+
+
+def exit_after(seconds: float, leave: Callable[[int], object] = os._exit) -> threading.Timer:
+    """End the process ``seconds`` from now unless cancelled: a stop that overruns exits all the
+    same — nothing is lost, what was not finished is in the database (updates Telegram delivers
+    again, the outbox, the timers) for the next worker. A thread, so a busy event loop cannot hold
+    it back; exit code 0: the stop was asked for."""
+
+    def overrun() -> None:
+        log.warning("stopping took more than %.0f s: exiting now, what is left is the next worker's", seconds)
+        for handler in logging.getLogger().handlers + log.handlers:
+            with contextlib.suppress(Exception):
+                handler.flush()
+        leave(0)
+
+    timer = threading.Timer(seconds, overrun)
+    timer.daemon = True
+    timer.start()
+    return timer
 
 
 async def start_polling(app: Application) -> None:
