@@ -91,7 +91,10 @@ class BotProcess:
             self.process.kill()
         else:
             self.process.terminate()
-        code = await asyncio.wait_for(self.process.wait(), 30)
+        try:
+            code = await asyncio.wait_for(self.process.wait(), 30)
+        except TimeoutError:  # what held the stop up is in the worker's log
+            raise AssertionError("still running 30 s after SIGTERM:\n" + "\n".join(self.logs[-40:])) from None
         if self._reader is not None:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._reader, 5)
