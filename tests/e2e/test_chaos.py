@@ -218,7 +218,7 @@ async def check(run: Run, service: GameService) -> None:
             for number in view.state.seats_to_act():  # whoever must act has a live keyboard — one
                 player = next(p for p in duo if p.user_id == view.seat(number).player_id)
                 live = [m for m in player.private() if m.from_bot and any(b.callback_data for b in m.buttons)]
-                assert len(live) == 1, (game_id, number, [m.text[:50] for m in live])
+                assert len(live) == 1, (game_id, number, [m.text[:50] for m in live], story(run, player, game_id))
                 assert player.live_message() == live[0]
         # No hidden card where it must not be, no seed in the logs.
         secrets = await secret_cards(run.url, game_id)
@@ -228,3 +228,21 @@ async def check(run: Run, service: GameService) -> None:
         assert leaks(texts, secrets, owner_chat) == []
         assert leaks_in_logs(logs, secrets) == []
         assert re.search(rf"\b{(await service.record(game_id)).seed}\b", logs) is None
+
+
+def story(run: Run, player: Player, game_id: int) -> str:
+    """What the bot did in a player's private chat, and what the workers logged of the game: enough
+    to tell a crash window from a race when a check fails."""
+    calls = [
+        f"{c.time:.2f} {c.method} {c.params.get('message_id', '')} {'keyboard' if 'reply_markup' in c.params else ''}"
+        f" {c.result}"
+        for c in run.fake.calls
+        if str(c.params.get("chat_id")) == str(player.user_id)
+    ]
+    seen = [
+        f"{m.message_id} {'bot' if m.from_bot else 'me'} {len(m.buttons)} {m.text[:40]!r}"
+        for m in player.private()
+    ]
+    logged = [line for line in run.logs.splitlines() if f"game {game_id}" in line or "claim" in line]
+    return "\n".join(["calls:", *calls, "messages:", *seen, "logs:", *logged[-60:]])
+
