@@ -107,6 +107,7 @@ class GameTx:
     finished: bool = False  # the game ended in this transaction: it is rated when it commits
     thinker: Thinker | None = None  # computers' decisions known ahead (None: decided inline)
     hand_over: bool = False  # a press: its delivery may plan from this commit's snapshot (see Handed)
+    delivery_pending: bool = False  # notices of the game were undelivered when it was locked
 
     def seat_of(self, player_id: int) -> Seat | None:
         return next((s for s in self.seats if s.player_id == player_id), None)
@@ -180,9 +181,11 @@ class Handed:
     delivery does not read the same game, seats and chat again milliseconds later. It stands for the
     game only while the notices that plan claims are exactly the ones this commit wrote, on their
     first try: any other change of the game since (another press, a computer, a timer, another
-    worker) writes notices of its own, and the plan reads the game instead. What tells nobody —
-    a sender's report recording a message id — may land in between, as it may today between a
-    plan's read and its sending: the sender already copes with a message id it did not expect."""
+    worker) writes notices of its own, and the plan reads the game instead. What tells nobody — a
+    sender's report recording the message ids it sent — must not land in between: a press made
+    while a delivery of the game was pending hands nothing over (that report may record ids after
+    the press read the seats, and a plan from its snapshot would retire and edit the wrong
+    messages, leaving a turn's keyboard live beside the new one)."""
 
     snapshot: GameSnapshot
     notices: frozenset[int]  # the ids of the outbox rows this commit wrote
@@ -293,6 +296,9 @@ class Core:
         if found is None:
             return None
         game, chat = found
+        # Between the game's lock and its seats: a delivery that is pending now may record message ids
+        # in the seats after this reads them, so this commit's snapshot is not handed over (Handed).
+        pending = lock and await repo.has_undelivered(session=session, game_id=game_id)
         rows = await repo.seats_with_players(session=session, game_id=game_id, fresh=lock)
         tx = GameTx(
             session,
@@ -308,6 +314,7 @@ class Core:
             for row in rows
             if row.quiet_start is not None and row.quiet_end is not None
         }
+        tx.delivery_pending = pending
         tx.languages = {row.seat.number: row.language for row in rows if row.language}
         tx.autoplay = {row.seat.number: row.autoplay for row in rows if row.autoplay}
         tx.active = {row.seat.number: row.last_active_at for row in rows if row.last_active_at is not None}
@@ -341,7 +348,8 @@ class Core:
                 for n in tx.notices
             ],
         )
-        if tx.hand_over and ids and not tx.finished:  # (a finished game's ratings are written apart)
+        # (a finished game's ratings are written apart)
+        if tx.hand_over and ids and not tx.finished and not tx.delivery_pending:
             tx.session.info[HANDED] = Handed(tx.snapshot(), frozenset(ids))
         if tx.finished:
             await ratings.record_game(

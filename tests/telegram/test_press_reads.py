@@ -76,3 +76,24 @@ async def test_a_game_changed_before_its_delivery_is_read_again(
         for n in range(2):  # both are ready: the play began, no message offers Ready any more
             labels = [b.text for m in bot.private(user(n).id) for b in m.buttons]
             assert not [label for label in labels if "Ready" in label], labels
+
+
+async def test_a_press_made_while_a_delivery_of_its_game_is_pending_hands_nothing_over(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock, fake: FakeTelegram
+) -> None:
+    """That delivery's report may record the message ids it sent after the press read the seats:
+    a plan from the press's snapshot would then retire and edit the wrong messages (a loaded chaos
+    run met a turn's keyboard live beside its new copy). Its delivery reads the game instead."""
+    async with InBot(sessions, clock, fake) as bot:
+        await bot.start(humans=2)
+        core = bot.service.core
+        for n in range(2):
+            game = await bot.service.game_view(bot.game_id)
+            seat = game.seat_of(user(n).id)
+            assert seat is not None
+            await bot.service.play(bot.game_id, user(n).id, "r", seat.keyboard_version)
+            handed = core.take_handed(bot.game_id)
+            if n == 0:  # nothing was pending: the first press hands its snapshot over
+                assert handed is not None
+            else:  # the first press's notices still wait
+                assert handed is None
