@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, case, func, insert, or_, select, union_all, update
+from sqlalchemy import bindparam, case, exists, func, insert, or_, select, union_all, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
@@ -20,6 +20,7 @@ from persistence.models import (
     Chat,
     Game,
     Move,
+    Outbox,
     Player,
     Seat,
     utcnow,
@@ -281,11 +282,15 @@ class SeatPlayer:
     notify: str | None = None
     inbox_message_id: int | None = None
     digest_seconds: int | None = None
+    delivery_pending: bool = False  # a notice of the game was undelivered when the seats were read
 
 
 async def seats_with_players(*, session: AsyncSession, game_id: int, fresh: bool = False) -> list[SeatPlayer]:
     """Seats in order, each with its player's quiet hours, language, autoplay and away time
-    (computers: none); ``fresh``: seats the session read before are read again (its game is locked)."""
+    (computers: none); ``fresh``: seats the session read before are read again (its game is locked).
+    In the same statement, so as of the same moment: whether a notice of the game is undelivered
+    (a delivery whose report may still record message ids in these seats)."""
+    pending = exists().where(col(Outbox.game_id) == game_id, col(Outbox.delivered_at).is_(None))
     query = (
         select(
             Seat,
@@ -299,6 +304,7 @@ async def seats_with_players(*, session: AsyncSession, game_id: int, fresh: bool
             col(Player.notify),
             col(Player.inbox_message_id),
             col(Player.digest_seconds),
+            pending.label("delivery_pending"),
         )
         .outerjoin(Player, col(Player.id) == col(Seat.player_id))
         .where(col(Seat.game_id) == game_id)

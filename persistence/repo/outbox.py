@@ -97,12 +97,6 @@ async def _games_held_alone(session: AsyncSession, rows: list[Outbox], now: date
     return [row for row in rows if row.game_id is None or (row.game_id in locked and row.game_id not in busy)]
 
 
-async def has_undelivered(*, session: AsyncSession, game_id: int) -> bool:
-    """Whether any notice of the game waits to be delivered (or is being delivered)."""
-    query = select(exists().where(col(Outbox.game_id) == game_id, col(Outbox.delivered_at).is_(None)))
-    return bool((await session.execute(query)).scalar())
-
-
 async def mark_delivered(*, session: AsyncSession, ids: Sequence[int], now: datetime) -> None:
     if ids:
         await session.execute(update(Outbox).where(col(Outbox.id).in_(ids)).values(delivered_at=now, last_error=None))

@@ -296,9 +296,6 @@ class Core:
         if found is None:
             return None
         game, chat = found
-        # Between the game's lock and its seats: a delivery that is pending now may record message ids
-        # in the seats after this reads them, so this commit's snapshot is not handed over (Handed).
-        pending = lock and await repo.has_undelivered(session=session, game_id=game_id)
         rows = await repo.seats_with_players(session=session, game_id=game_id, fresh=lock)
         tx = GameTx(
             session,
@@ -314,7 +311,9 @@ class Core:
             for row in rows
             if row.quiet_start is not None and row.quiet_end is not None
         }
-        tx.delivery_pending = pending
+        # A delivery pending as the seats were read may record message ids in them after: this
+        # commit's snapshot is then not handed over (Handed).
+        tx.delivery_pending = any(row.delivery_pending for row in rows)
         tx.languages = {row.seat.number: row.language for row in rows if row.language}
         tx.autoplay = {row.seat.number: row.autoplay for row in rows if row.autoplay}
         tx.active = {row.seat.number: row.last_active_at for row in rows if row.last_active_at is not None}
