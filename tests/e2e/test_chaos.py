@@ -218,7 +218,9 @@ async def check(run: Run, service: GameService) -> None:
             for number in view.state.seats_to_act():  # whoever must act has a live keyboard — one
                 player = next(p for p in duo if p.user_id == view.seat(number).player_id)
                 live = [m for m in player.private() if m.from_bot and any(b.callback_data for b in m.buttons)]
-                assert len(live) == 1, (game_id, number, [m.text[:50] for m in live], story(run, player, game_id))
+                if len(live) != 1:  # (printed: pytest cuts a long assertion message short)
+                    print(story(run, player, game_id))
+                assert len(live) == 1, (game_id, number, [m.text[:50] for m in live])
                 assert player.live_message() == live[0]
         # No hidden card where it must not be, no seed in the logs.
         secrets = await secret_cards(run.url, game_id)
