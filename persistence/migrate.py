@@ -68,7 +68,7 @@ def newest_revision() -> str | None:
 
 def upgrade(url: str, revision: str = "head") -> None:
     """Apply every pending migration."""
-    if revision == "head" and newest_revision() is not None and current_revision(url) == newest_revision():
+    if revision == "head" and current_revision(url) == _head():
         return
     from alembic import command
 

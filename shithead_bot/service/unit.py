@@ -107,7 +107,7 @@ class GameTx:
     finished: bool = False  # the game ended in this transaction: it is rated when it commits
     thinker: Thinker | None = None  # computers' decisions known ahead (None: decided inline)
     hand_over: bool = False  # a press: its delivery may plan from this commit's snapshot (see Handed)
-    delivery_pending: bool = False  # notices of the game were undelivered when it was locked
+    delivery_pending: bool = False  # notices of the game were undelivered when its seats were read
 
     def seat_of(self, player_id: int) -> Seat | None:
         return next((s for s in self.seats if s.player_id == player_id), None)

@@ -25,7 +25,7 @@ import time
 from collections.abc import Coroutine
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NoReturn
 
 from telegram import Bot, Message
 from telegram.error import BadRequest, RetryAfter
@@ -182,7 +182,7 @@ class Run:
         what the run reports (the table's last edit, a chat's refusal), and puts notices off."""
         return self.game.now
 
-    def _lapsed(self, where: str) -> None:
+    def _lapsed(self, where: str) -> NoReturn:
         log.warning("game %s: the claim ran out %s", self.game.game.id, where)
         raise PartialDelivery(self.report, Stopping("the claim ran out"), timedelta(0), lapsed=True)
 
