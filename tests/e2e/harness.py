@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from testkit.fakebot import FakeTelegram, SeenMessage
+from tests.e2e.prefork import ForkedBot, fork_bot
 
 ROOT = Path(__file__).resolve().parents[2]
 GROUP = -4001
@@ -27,7 +28,7 @@ LOOP_AFTER = 60  # presses of one player before their choices vary
 RANK_ORDER = ["3", "4", "5", "6", "7", "8", "9", "J", "Q", "K", "A", "2", "10"]
 
 
-STARTED: list[asyncio.subprocess.Process] = []  # every bot process a test started, to kill leftovers
+STARTED: list[asyncio.subprocess.Process | ForkedBot] = []  # every bot process a test started, to kill leftovers
 
 
 def kill_leftovers() -> None:
@@ -47,7 +48,8 @@ class BotProcess:
     database_url: str
     extra_env: dict[str, str] = field(default_factory=dict)
     args: list[str] = field(default_factory=list)
-    process: asyncio.subprocess.Process | None = None
+    fresh: bool = False  # the real command in a new interpreter, not a fork of one that has imported the bot
+    process: asyncio.subprocess.Process | ForkedBot | None = None
     logs: list[str] = field(default_factory=list)
     _reader: asyncio.Task[None] | None = None
 
@@ -62,17 +64,20 @@ class BotProcess:
             **self.extra_env,
         }
         before = len(self.fake.calls_of("getUpdates"))
-        self.process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "shithead_bot.cli",
-            "run",
-            *self.args,
-            cwd=ROOT,
-            env=env,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT,
-        )
+        if self.fresh:
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "shithead_bot.cli",
+                "run",
+                *self.args,
+                cwd=ROOT,
+                env=env,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.STDOUT,
+            )
+        else:
+            self.process = await fork_bot(["run", *self.args], env, ROOT)
         self._reader = asyncio.create_task(self._read())
         STARTED.append(self.process)
         if wait_for_polling:

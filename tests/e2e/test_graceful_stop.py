@@ -35,7 +35,7 @@ async def test_sigterm_delivers_the_notices_put_off_by_the_rate_limits(
     # No sweep helps; the group's rate is lifted so that the game starts at once (a start's group posts
     # beyond the group's burst are put off for the sweep): the table's own throttle puts edits off.
     env = {"OUTBOX_SWEEP_SECONDS": "3600", **FLOW_LIMITS}
-    bot = BotProcess(fake, database_url, extra_env=env)
+    bot = BotProcess(fake, database_url, extra_env=env, fresh=True)  # the real command: its stop is what is tested
     await bot.start()
     duo = players[:2]
     await start_all(fake, duo)

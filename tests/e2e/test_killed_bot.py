@@ -28,7 +28,7 @@ def thinking_processes(pid: int) -> set[int] | None:
 async def test_a_killed_bot_leaves_no_thinking_process(
     fake: FakeTelegram, database_url: str, players: list[Player]
 ) -> None:
-    bot = BotProcess(fake, database_url, extra_env=FLOW_LIMITS)
+    bot = BotProcess(fake, database_url, extra_env=FLOW_LIMITS, fresh=True)  # as a supervisor starts it
     await bot.start()
     assert bot.process is not None
     pid = bot.process.pid

@@ -107,7 +107,7 @@ async def test_health_and_metrics_in_polling_mode(fake: FakeTelegram, database_u
 async def test_sigterm_finishes_the_update_in_hand_and_exits_0(
     fake: FakeTelegram, database_url: str, players: list[Player]
 ) -> None:
-    bot = BotProcess(fake, database_url)
+    bot = BotProcess(fake, database_url, fresh=True)  # the real command: its stop is what is tested
     await bot.start()
     duo = players[:2]
     await start_all(fake, duo)
