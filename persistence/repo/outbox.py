@@ -97,6 +97,21 @@ async def _games_held_alone(session: AsyncSession, rows: list[Outbox], now: date
     return [row for row in rows if row.game_id is None or (row.game_id in locked and row.game_id not in busy)]
 
 
+async def hold_claim(*, session: AsyncSession, ids: Sequence[int], until: datetime) -> bool:
+    """Whether the notices ``ids`` are still the caller's: undelivered and claimed until ``until``
+    (its claim's end), and no one else's since. They are locked for the rest of the caller's
+    transaction (an update, so SQLite takes its write lock here too), so no claim comes between."""
+    if not ids:
+        return True
+    held = (
+        update(Outbox)
+        .where(col(Outbox.id).in_(ids), col(Outbox.claimed_until) == until, col(Outbox.delivered_at).is_(None))
+        .values(claimed_until=until)
+    )
+    result: Any = await session.execute(held.execution_options(synchronize_session=False))
+    return int(result.rowcount) == len(set(ids))
+
+
 async def mark_delivered(*, session: AsyncSession, ids: Sequence[int], now: datetime) -> None:
     if ids:
         await session.execute(update(Outbox).where(col(Outbox.id).in_(ids)).values(delivered_at=now, last_error=None))

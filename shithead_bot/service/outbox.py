@@ -196,7 +196,9 @@ class Outbox:
         lease = self.lease.total_seconds()  # counted from the claim, not from this read: it may have been slow
         held, ends = started + lease * HELD_SHARE, started + lease  # (a margin for the report's write)
         inboxes = await self._inboxes(session, game, notices)
-        return Plan(replace(game, moves=moves), notices, known, held_until=held, lease_ends=ends, inboxes=inboxes)
+        claim = rows[0].claimed_until  # one statement claimed them all, until the same moment
+        game = replace(game, moves=moves)
+        return Plan(game, notices, known, held_until=held, lease_ends=ends, inboxes=inboxes, claimed_until=claim)
 
     async def _inboxes(
         self, session: AsyncSession, game: GameSnapshot, notices: tuple[Notice, ...]
@@ -283,6 +285,8 @@ class Outbox:
         log.log(level, "delivery for game %s stopped after %d of %d: %r", plan.game_id, len(done), len(ids), cause)
         async with self.sessions() as session, session.begin():
             now = self.clock()
+            if not await self._still_held(session, plan):
+                return []
             await self.write(session, report, since=plan.now)
             await repo.mark_delivered(session=session, ids=done, now=now)
             if lapsed:  # the rest: whoever claimed them since sends them; else their lease brings them back
@@ -303,6 +307,8 @@ class Outbox:
         done = [i for i in ids if i not in report.deferred and i not in report.again]
         async with self.sessions() as session, session.begin():
             now = self.clock()
+            if not await self._still_held(session, plan):
+                return [], None
             await self.write(session, report, since=plan.now)
             await repo.mark_delivered(session=session, ids=done, now=now)
             await self._again(session, plan, report, now)
@@ -315,6 +321,20 @@ class Outbox:
                     )
             following = await self._claim(session, game_id=plan.game_id)
         return done, following[0] if following else None
+
+    @staticmethod
+    async def _still_held(session: AsyncSession, plan: Plan) -> bool:
+        """Whether the plan's notices are still its claim's (locked for the report's transaction).
+        Not so when the report comes after the lease ran out and another worker claimed them: that
+        worker sends them again and its report stands; this one's is not written (what it sent
+        unrecorded, the retried plan takes the keyboards off)."""
+        if plan.claimed_until is None:
+            return True
+        ids = [n.id for n in plan.notices if n.id is not None]
+        if await repo.hold_claim(session=session, ids=ids, until=plan.claimed_until):
+            return True
+        log.info("game %s: the claim ran out before its report; the notices are another worker's", plan.game_id)
+        return False
 
     async def write(self, session: AsyncSession, report: Report, *, since: datetime) -> None:
         """What a sender learnt, in the caller's transaction: a migrated chat first (what follows

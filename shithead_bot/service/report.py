@@ -36,6 +36,9 @@ class Plan:
     # which another worker may claim and send the notices (a copy sent after it must not stand)
     held_until: float = float("inf")
     lease_ends: float = float("inf")
+    # the claim's end as the outbox stores it: the report is written only while it is still this
+    # (else the lease ran out and another worker claimed the notices: its report is the one that stands)
+    claimed_until: datetime | None = None
     # player id -> their inbox as it is now (only for the players of the plan's INBOX notices)
     inboxes: Mapping[int, Inbox] = field(default_factory=dict)
 

@@ -67,3 +67,48 @@ async def test_a_turn_message_sent_after_the_claim_ran_out_does_not_stand(
     for _ in range(3):  # and the game plays on from it
         await game.move()
         assert all(len(game.live(p)) <= 1 for p in PLAYERS)
+
+
+async def test_a_report_written_after_the_claim_was_taken_over_does_not_stand(
+    sessions: async_sessionmaker[AsyncSession],
+    clock: FakeClock,
+    fake: FakeTelegram,
+    bot: Bot,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Worker A sent the turn message in time, but its report reached the database only after its
+    lease ended and worker B had claimed and sent the notices again (a slow or faulty database on a
+    loaded machine): A's report must not record its copy over B's."""
+    game = await FakeGame(sessions, clock, fake, bot).start(humans=3, autoplay=Autoplay.OFF)
+    while (await game.service.game_view(game.game_id)).in_swap_phase:
+        await game.move()
+    await game.to_act()
+    release, reporting = asyncio.Event(), asyncio.Event()
+    succeed = outbox.Outbox._succeed
+
+    async def slow_first(self: outbox.Outbox, plan: outbox.Plan, report: outbox.Report) -> object:
+        if not reporting.is_set():  # worker A's report: its sends are done, its write is slow
+            reporting.set()
+            await release.wait()
+        return await succeed(self, plan, report)
+
+    monkeypatch.setattr(outbox.Outbox, "_succeed", slow_first)
+    press = asyncio.ensure_future(game.move())
+    await asyncio.wait([press, asyncio.ensure_future(reporting.wait())], return_when=asyncio.FIRST_COMPLETED)
+    assert reporting.is_set(), "the press's delivery wrote no report"
+    clock.advance(seconds=31)  # A's lease runs out: worker B claims the notices and sends them again
+    for module in (executor, outbox):
+        monkeypatch.setattr(module, "_now", lambda: time.monotonic() + 31)
+    await game.deliver()
+    release.set()
+    await press  # A's report comes last
+    await game.deliver()
+    monkeypatch.undo()
+    number, player = await game.to_act()
+    live = [m.message_id for m in game.live(player)]
+    recorded = (await game.service.game_view(game.game_id)).seat(number).private_message_id
+    assert live == [recorded], (live, recorded)
+    assert all(len(game.live(p)) <= 1 for p in PLAYERS)
+    for _ in range(3):  # and the game plays on from it
+        await game.move()
+        assert all(len(game.live(p)) <= 1 for p in PLAYERS)
