@@ -219,16 +219,18 @@ async def private_message_ids(*, session: AsyncSession, player_id: int) -> set[i
 
 
 async def private_message_ids_of(
-    *, session: AsyncSession, player_ids: Sequence[int], since: datetime | None = None
+    *, session: AsyncSession, player_ids: Sequence[int], since: datetime | None = None, but: int | None = None
 ) -> dict[int, set[int]]:
     """:func:`private_message_ids` of several players, in one query (``since``: also of the games
-    that ended since then — their last messages, a Rematch among them). Their open and recent seats
-    are found by ix_seat_player_ended: the players' older games are not read."""
+    that ended since then — their last messages, a Rematch among them; ``but``: not of this game).
+    Their open and recent seats are found by ix_seat_player_ended: the players' older games are not read."""
     found: dict[int, set[int]] = {player_id: set() for player_id in player_ids}
     if not player_ids:
         return found
     columns = (col(Seat.player_id), col(Seat.private_message_id), col(Seat.reminder_message_id))
-    mine = col(Seat.player_id).in_(player_ids)
+    mine: Any = col(Seat.player_id).in_(player_ids)
+    if but is not None:
+        mine = mine & (col(Seat.game_id) != but)
     open_seats = select(*columns).join(Game, col(Game.id) == col(Seat.game_id))
     query: Any = open_seats.where(mine, col(Seat.ended_at).is_(None), col(Game.status).in_(OPEN_STATUSES))
     if since is not None:

@@ -98,16 +98,13 @@ async def _games_held_alone(session: AsyncSession, rows: list[Outbox], now: date
 
 
 async def hold_claim(*, session: AsyncSession, ids: Sequence[int], until: datetime) -> bool:
-    """Whether the notices ``ids`` are still the caller's: undelivered and claimed until ``until``
-    (its claim's end), and no one else's since. They are locked for the rest of the caller's
-    transaction (an update, so SQLite takes its write lock here too), so no claim comes between."""
+    """Whether the notices ``ids`` are still claimed until ``until`` (the caller's claim's end): no
+    other worker claimed them since its lease ran out. They are locked for the rest of the caller's
+    transaction (an update, so SQLite takes its write lock here too), so no claim comes between.
+    (Marked delivered meanwhile by the worker whose claim this one took over, they are still held.)"""
     if not ids:
         return True
-    held = (
-        update(Outbox)
-        .where(col(Outbox.id).in_(ids), col(Outbox.claimed_until) == until, col(Outbox.delivered_at).is_(None))
-        .values(claimed_until=until)
-    )
+    held = update(Outbox).where(col(Outbox.id).in_(ids), col(Outbox.claimed_until) == until).values(claimed_until=until)
     result: Any = await session.execute(held.execution_options(synchronize_session=False))
     return int(result.rowcount) == len(set(ids))
 

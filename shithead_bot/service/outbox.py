@@ -11,7 +11,8 @@ fired), as the next plan. So a press costs three sessions: the use case, the cla
 If the sender fails, what it sent is recorded all the same and the rest goes back to the outbox, to
 be tried again later; if the process dies, the lease runs out and another worker (or the restarted
 one) takes the notices, and the sender, seeing a retried plan, clears the keyboards of copies it may
-have sent unrecorded.
+have sent unrecorded. A report that comes after another worker took its claim over marks what it
+sent delivered and records none of its messages: the newer claimant's are the ones to keep.
 
 Telegram has bad minutes: a failure that passes (the network, a timeout, a 5xx, a 429) never gives a
 notice up while it is younger than :data:`GIVE_UP_AGE`; it is tried again after a pause that doubles
@@ -43,7 +44,7 @@ from shithead_bot.service.faults import is_transient as is_transient_db
 from shithead_bot.service.faults import retry_transient
 from shithead_bot.service.inbox import Inbox, read_inbox
 from shithead_bot.service.notices import Notice, NoticeKind
-from shithead_bot.service.report import Plan, Report
+from shithead_bot.service.report import PartialDelivery, Plan, Report
 from shithead_bot.service.snapshot import GameSnapshot, moves_of
 from shithead_bot.service.unit import Core, Handed
 
@@ -77,31 +78,6 @@ def stopping(sender: Sender) -> bool:
 def pause_after(attempts: int) -> timedelta:
     """How long a notice waits after its ``attempts``-th failed try."""
     return min(LONGEST_PAUSE, FIRST_PAUSE * 2 ** max(0, min(attempts - 1, 16)))
-
-
-class PartialDelivery(Exception):
-    """A sender got some of a plan's notices out before failing: its report says which (those count
-    as delivered) and what it learnt meanwhile (written all the same)."""
-
-    def __init__(
-        self,
-        report: Report,
-        cause: BaseException,
-        wait: timedelta | None = None,
-        *,
-        transient: bool = False,
-        lapsed: bool = False,
-    ) -> None:
-        super().__init__(f"{len(report.sent)} sent, then {cause!r}")
-        self.report = report
-        self.cause = cause
-        self.wait = wait  # the send rate is used up: try the rest after this, and it is no failure
-        self.transient = transient  # the failure passes (an outage): keep trying for a day
-        self.lapsed = lapsed  # the claim ran out: the rest may be another worker's now, left as it is
-
-    @property
-    def done(self) -> list[int]:
-        return self.report.sent
 
 
 def is_transient(exc: BaseException) -> bool:
@@ -191,8 +167,7 @@ class Outbox:
         moves = moves_of(await repo.last_moves(session=session, game_id=game_id, count=MOVES))
         unrecorded = {s.number for s in game.seats if s.private_message_id is None}  # a press on an unknown copy
         pressed_unknown = any(n.kind == NoticeKind.MOVED and n.seat in unrecorded for n in notices)
-        players = [s.player_id for s in game.seats if s.player_id is not None]
-        known = await self._known(session, players, notices, also=pressed_unknown)
+        known = await self._known(session, game, notices, also=pressed_unknown)
         lease = self.lease.total_seconds()  # counted from the claim, not from this read: it may have been slow
         held, ends = started + lease * HELD_SHARE, started + lease  # (a margin for the report's write)
         inboxes = await self._inboxes(session, game, notices)
@@ -220,18 +195,22 @@ class Outbox:
         return None if tx is None else tx.snapshot()
 
     async def _known(
-        self, session: AsyncSession, players: list[int], notices: tuple[Notice, ...], *, also: bool = False
+        self, session: AsyncSession, game: GameSnapshot, notices: tuple[Notice, ...], *, also: bool = False
     ) -> dict[int, frozenset[int]]:
         """For a retried plan (an earlier attempt may have sent some of it unrecorded) — ``also``: a
         player pressed a copy whose sending was never recorded — the messages in its players' private
         chats that the clean-up of such a copy must leave alone: their games' (open, or ended within a
-        day) and the ones that are no game's (their own, the bot's answers)."""
+        day) and the ones that are no game's (their own, the bot's answers). This game's are the plan's
+        own, as read with the game: one that another attempt recorded since is not the plan's to keep."""
+        players = [s.player_id for s in game.seats if s.player_id is not None]
         if not players or (all(n.attempts <= 1 for n in notices) and not also):
             return {}
-        games = await repo.private_message_ids_of(
-            session=session, player_ids=players, since=self.clock() - timedelta(days=1)
-        )
+        since = self.clock() - timedelta(days=1)
+        games = await repo.private_message_ids_of(session=session, player_ids=players, since=since, but=game.game.id)
         foreign = await repo.foreign_message_ids_of(session=session, player_ids=players)
+        for seat in game.seats:
+            if seat.player_id is not None:
+                games[seat.player_id] |= {i for i in (seat.private_message_id, seat.reminder_message_id) if i}
         return {p: frozenset(games.get(p, set()) | foreign.get(p, set())) for p in players}
 
     async def _send(self, sender: Sender, plan: Plan) -> tuple[int, Plan | None]:
@@ -285,11 +264,10 @@ class Outbox:
         log.log(level, "delivery for game %s stopped after %d of %d: %r", plan.game_id, len(done), len(ids), cause)
         async with self.sessions() as session, session.begin():
             now = self.clock()
-            if not await self._still_held(session, plan):
-                return []
-            await self.write(session, report, since=plan.now)
+            held = await self._still_held(session, plan)
+            await self.write(session, report, since=plan.now, messages=held)
             await repo.mark_delivered(session=session, ids=done, now=now)
-            if lapsed:  # the rest: whoever claimed them since sends them; else their lease brings them back
+            if lapsed or not held:  # the rest: whoever claimed them since sends them; else their lease brings them back
                 return done
             await self._again(session, plan, report, now)
             await self._put_off(session, report, now)
@@ -307,10 +285,11 @@ class Outbox:
         done = [i for i in ids if i not in report.deferred and i not in report.again]
         async with self.sessions() as session, session.begin():
             now = self.clock()
-            if not await self._still_held(session, plan):
-                return [], None
-            await self.write(session, report, since=plan.now)
+            held = await self._still_held(session, plan)
+            await self.write(session, report, since=plan.now, messages=held)
             await repo.mark_delivered(session=session, ids=done, now=now)
+            if not held:  # the rest is the claim's that took this one over
+                return done, None
             await self._again(session, plan, report, now)
             await self._put_off(session, report, now)
             for kind in LATEST_ONLY:
@@ -324,42 +303,46 @@ class Outbox:
 
     @staticmethod
     async def _still_held(session: AsyncSession, plan: Plan) -> bool:
-        """Whether the plan's notices are still its claim's (locked for the report's transaction).
-        Not so when the report comes after the lease ran out and another worker claimed them: that
-        worker sends them again and its report stands; this one's is not written (what it sent
-        unrecorded, the retried plan takes the keyboards off)."""
+        """Whether the plan's notices are still its claim's (locked for the report's transaction): not
+        when the lease ran out and another worker claimed them. That one sends them again, and its
+        messages are the ones to record; this report marks what it sent delivered and records none
+        of its messages (unrecorded, the retried plan takes their keyboards off)."""
         if plan.claimed_until is None:
             return True
         ids = [n.id for n in plan.notices if n.id is not None]
         if await repo.hold_claim(session=session, ids=ids, until=plan.claimed_until):
             return True
-        log.info("game %s: the claim ran out before its report; the notices are another worker's", plan.game_id)
+        log.info("game %s: the claim ran out before its report, and another worker claimed the notices", plan.game_id)
         return False
 
-    async def write(self, session: AsyncSession, report: Report, *, since: datetime) -> None:
+    async def _write_messages(self, session: AsyncSession, report: Report) -> None:
+        """The messages the sender sent or edited, to keep editing: each seat's private message and
+        reminder, the inboxes, the nudges armed for silent turns, the game's table and lobby."""
+        game_id = report.game_id
+        messages = {number: (m.message_id, m.version) for number, m in report.private.items()}
+        await repo.set_seat_messages(session=session, game_id=game_id, messages=messages)
+        for number, reminder_id in report.reminders.items():
+            await repo.set_reminder_message(session=session, game_id=game_id, number=number, message_id=reminder_id)
+        await self._write_inboxes(session, report)
+        for number, nudge in report.nudges.items():
+            await repo.arm_nudge(session=session, game_id=game_id, number=number, version=nudge.version, at=nudge.at)
+        if columns := report.game_messages():
+            await repo.set_game_messages(session=session, game_id=game_id, **columns)
+
+    async def write(self, session: AsyncSession, report: Report, *, since: datetime, messages: bool = True) -> None:
         """What a sender learnt, in the caller's transaction: a migrated chat first (what follows
         names the new one), the messages to keep editing, the players it cannot write to (unless they
         showed it may since ``since``, the plan's claim: a /start meanwhile is newer than its 403), and the
         chats that removed or muted the bot — their game pauses (notices of its own, written here).
         What it decided for every worker is stored too, for the next plan, whoever sends it: the turn
-        it called an unreachable player for, a chat that refuses pictures, the table's last edit."""
+        it called an unreachable player for, a chat that refuses pictures, the table's last edit.
+        Without ``messages`` (the claim was taken over), none of the messages it sent are recorded."""
         if report.empty:
             return
         for old_id, new_id in report.migrated:
             await repo.migrate_chat(session=session, old_id=old_id, new_id=new_id)
-        messages = {number: (m.message_id, m.version) for number, m in report.private.items()}
-        await repo.set_seat_messages(session=session, game_id=report.game_id, messages=messages)
-        for number, reminder_id in report.reminders.items():
-            await repo.set_reminder_message(
-                session=session, game_id=report.game_id, number=number, message_id=reminder_id
-            )
-        await self._write_inboxes(session, report)
-        for number, nudge in report.nudges.items():
-            await repo.arm_nudge(
-                session=session, game_id=report.game_id, number=number, version=nudge.version, at=nudge.at
-            )
-        if columns := report.game_messages():
-            await repo.set_game_messages(session=session, game_id=report.game_id, **columns)
+        if messages:
+            await self._write_messages(session, report)
         for number, version in report.called.items():
             await repo.set_seat_called(session=session, game_id=report.game_id, number=number, version=version)
         for chat_id, until in report.photos_refused.items():

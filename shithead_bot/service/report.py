@@ -139,3 +139,28 @@ class Report:
             or self.photos_refused
             or self.tidy
         )
+
+
+class PartialDelivery(Exception):
+    """A sender got some of a plan's notices out before failing: its report says which (those count
+    as delivered) and what it learnt meanwhile (written all the same)."""
+
+    def __init__(
+        self,
+        report: Report,
+        cause: BaseException,
+        wait: timedelta | None = None,
+        *,
+        transient: bool = False,
+        lapsed: bool = False,
+    ) -> None:
+        super().__init__(f"{len(report.sent)} sent, then {cause!r}")
+        self.report = report
+        self.cause = cause
+        self.wait = wait  # the send rate is used up: try the rest after this, and it is no failure
+        self.transient = transient  # the failure passes (an outage): keep trying for a day
+        self.lapsed = lapsed  # the claim ran out: the rest may be another worker's now, left as it is
+
+    @property
+    def done(self) -> list[int]:
+        return self.report.sent

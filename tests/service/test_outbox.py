@@ -262,3 +262,29 @@ async def test_a_game_is_claimed_by_one_postgresql_worker_at_a_time(pg_db_url: s
         await b.close()
         for engine in engines:
             await engine.dispose()
+
+
+async def test_a_retried_plan_knows_its_own_games_messages_as_it_read_the_game(
+    service: GameService, game_id: int, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    """The messages a retried plan's clean-up leaves alone are, for its own game, those of the game
+    as the plan read it: a copy that another attempt recorded a moment later (between the plan's
+    reads) is not the plan's, and must lose its keyboard when the plan sends the message anew."""
+    from dataclasses import replace
+
+    from persistence import repo
+
+    outbox = service.outbox()
+    async with sessions() as session, session.begin():
+        [plan] = await outbox._claim(session, game_id=game_id)
+    player = plan.game.seats[0].player_id
+    assert player is not None
+    async with sessions() as session, session.begin():  # another attempt's report: its copy, recorded
+        await repo.set_seat_messages(session=session, game_id=game_id, messages={0: (77, 1)})
+    retried = tuple(replace(n, attempts=2) for n in plan.notices)
+    async with sessions() as session:
+        known = await outbox._known(session, plan.game, retried)
+        assert 77 not in known[player]  # the plan read the game before it was recorded
+        seats = [replace(s, private_message_id=77) if s.number == 0 else s for s in plan.game.seats]
+        known = await outbox._known(session, replace(plan.game, seats=tuple(seats)), retried)
+        assert 77 in known[player]  # read with the game: the plan's own

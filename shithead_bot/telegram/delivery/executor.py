@@ -32,8 +32,7 @@ from telegram.error import BadRequest, RetryAfter
 
 from shithead_bot.i18n import pick_language
 from shithead_bot.service import GameSnapshot, SeatSnapshot, Tidy, TidyPayload
-from shithead_bot.service.outbox import PartialDelivery
-from shithead_bot.service.report import Plan, PrivateMessage, Report
+from shithead_bot.service.report import PartialDelivery, Plan, PrivateMessage, Report
 from shithead_bot.telegram.botapi import BotApi, PlayerUnreachableError, is_outage
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.delivery import steps as s
