@@ -288,3 +288,29 @@ async def test_a_retried_plan_knows_its_own_games_messages_as_it_read_the_game(
         seats = [replace(s, private_message_id=77) if s.number == 0 else s for s in plan.game.seats]
         known = await outbox._known(session, replace(plan.game, seats=tuple(seats)), retried)
         assert 77 in known[player]  # read with the game: the plan's own
+
+
+async def test_a_report_after_a_takeover_marks_what_it_sent_and_records_none_of_its_messages(
+    service: GameService, game_id: int, sessions: async_sessionmaker[AsyncSession], clock: FakeClock
+) -> None:
+    """Worker A's lease ran out and worker B claimed the notices; A's report comes after. What A sent
+    is delivered all the same (a claim that overran its lease on every try must still make progress),
+    but A's messages are not recorded: B's copies are the ones to keep."""
+    from persistence import repo
+    from shithead_bot.service.report import PrivateMessage
+
+    outbox = service.outbox()
+    async with sessions() as session, session.begin():
+        [first] = await outbox._claim(session, game_id=game_id)
+    clock.advance(seconds=31)
+    async with sessions() as session, session.begin():
+        [taken_over] = await outbox._claim(session, game_id=game_id)
+    ids = [n.id for n in first.notices]
+    done, following = await outbox._succeed(first, Report(game_id, private={0: PrivateMessage(555, 1)}))
+    assert (done, following) == (ids, None)
+    assert await outbox.pending() == 0  # delivered: nothing is sent a third time
+    assert (await service.game_view(game_id)).seat(0).private_message_id != 555
+    async with sessions() as session:  # still B's claim: its report stands
+        assert await repo.hold_claim(session=session, ids=ids, until=taken_over.claimed_until)
+    await outbox._succeed(taken_over, Report(game_id, private={0: PrivateMessage(556, 1)}))
+    assert (await service.game_view(game_id)).seat(0).private_message_id == 556
