@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import functools
 import multiprocessing
 import os
 import signal
@@ -37,16 +38,11 @@ PRELOAD = [
     "anyio",
 ]
 
-_context: ForkServerContext | None = None
-
-
+@functools.cache
 def _forkserver() -> ForkServerContext:
-    global _context
-    if _context is None:
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(PRELOAD)
-        _context = context
-    return _context
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(PRELOAD)
+    return context
 
 
 def _bot_main(argv: list[str], env: dict[str, str], cwd: str, output: Connection) -> None:
