@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import functools
+import importlib
 import multiprocessing
 import os
 import signal
@@ -56,6 +57,7 @@ def _bot_main(argv: list[str], env: dict[str, str], cwd: str, output: Connection
     os.dup2(output.fileno(), 1)
     os.dup2(output.fileno(), 2)
     output.close()
+    _read_pythonpath(env)
     from shithead_bot.cli import main
 
     sys.argv = [str(Path(cwd) / "shithead_bot" / "cli.py"), *argv]
@@ -64,6 +66,17 @@ def _bot_main(argv: list[str], env: dict[str, str], cwd: str, output: Connection
     finally:
         atexit._run_exitfuncs()  # as the interpreter would at its exit (multiprocessing skips them)
     sys.exit(code)
+
+
+def _read_pythonpath(env: dict[str, str]) -> None:
+    """What a new interpreter does with PYTHONPATH: its folders on the path after the working folder,
+    and a ``sitecustomize`` in one of them run (tests/support/standin is one: without this, a forked
+    bot's ``hard`` computers were the real ones, not the stand-in its test asked for)."""
+    folders = [folder for folder in env.get("PYTHONPATH", "").split(os.pathsep) if folder]
+    sys.path[1:1] = folders
+    if any((Path(folder) / "sitecustomize.py").is_file() for folder in folders):
+        sys.modules.pop("sitecustomize", None)
+        importlib.import_module("sitecustomize")
 
 
 def _forget_the_test_process() -> None:
