@@ -23,6 +23,10 @@ from persistence.repo.common import _insert, dialect_of, insert_if_missing
 
 # ----------------------------------------------------------------------------- the outbox
 
+# The outbox again, for "another of this game's notices is held": made once. An alias made per
+# claim cost more than the rest of the claim's statement building (0.4 ms: it copies every column).
+HELD = aliased(Outbox, name="held")
+
 
 async def insert_outbox(*, session: AsyncSession, rows: list[dict[str, Any]]) -> list[int]:
     """Add notices in one statement; their ids."""
@@ -43,8 +47,7 @@ async def claim_outbox(
 ) -> list[Outbox]:
     """Claim undelivered notices for a while (``lease``), game by game in order: a game whose notices
     another worker holds is left alone, so each game's notices go out in order, once."""
-    held = aliased(Outbox)
-    busy = exists().where(col(held.game_id) == col(Outbox.game_id), *_held(held, now))
+    busy = exists().where(col(HELD.game_id) == col(Outbox.game_id), *_held(HELD, now))
     query = (
         select(Outbox)
         .with_for_update(skip_locked=True)  # PostgreSQL: two workers never claim the same rows
