@@ -28,7 +28,7 @@ from shithead_bot.telegram.metrics import Metrics
 from shithead_bot.telegram.ratelimit import SendRate
 from shithead_bot.telegram.render.info import COMMANDS
 from shithead_bot.telegram.serve import serve
-from shithead_bot.telegram.startup import check_token, startup_problem
+from shithead_bot.telegram.startup import bot_request, check_token, startup_problem
 from shithead_bot.telegram.wiring import install, send_rate, share_buckets
 from shithead_bot.timers.sweeper import Sweeper
 
@@ -77,6 +77,8 @@ def build_application(settings: Settings, token: str) -> Application:
         .token(token)
         .base_url(api_url)
         .base_file_url(file_url)
+        .request(bot_request(pool=256))
+        .get_updates_request(bot_request(pool=1))  # the bot has one in webhook mode too
         .rate_limiter(limiter)
         .concurrent_updates(64)
         .post_init(_post_init)
