@@ -168,9 +168,9 @@ async def sessions_per_press(url: str, moves: int = 60) -> dict[str, object]:
     in a group. The update's once-only check (``take_update``) is one more, not counted here."""
     from sqlalchemy import event
     from sqlalchemy.orm import Session
-    from telegram import Bot
 
     from shithead_bot.config import Settings
+    from shithead_bot.telegram.startup import api_client
     from shithead_bot.telegram.wiring import bot_context
     from testkit.fakebot import FakeTelegram
 
@@ -187,7 +187,7 @@ async def sessions_per_press(url: str, moves: int = 60) -> dict[str, object]:
     try:
         async with FakeTelegram() as fake:
             bench_group(fake)
-            async with Bot(fake.token, base_url=fake.base_url, base_file_url=fake.base_file_url) as bot:
+            async with api_client(fake.token, fake.base_url, fake.base_file_url) as bot:
                 ctx = bot_context(service, bot, Settings(table_edit_seconds=0))
                 game_id = await new_game(service, -1)
                 await ctx.deliver(game_id)

@@ -47,6 +47,18 @@ def bot_request(*, pool: int) -> HTTPXRequest:
     return HTTPXRequest(connection_pool_size=pool, httpx_kwargs={"verify": tls_context()})
 
 
+def api_client(token: str, base_url: str, base_file_url: str) -> Bot:
+    """A Bot API client outside an Application (tests and benches drive the delivery with one), with
+    the clients :func:`~shithead_bot.telegram.app.build_application` gives the bot."""
+    return Bot(
+        token,
+        base_url=base_url,
+        base_file_url=base_file_url,
+        request=bot_request(pool=256),
+        get_updates_request=bot_request(pool=1),
+    )
+
+
 async def check_token(settings: Settings, token: str) -> str | None:
     """Ask the Bot API who we are before starting; a one-line reason when that fails."""
     request = QuietRequest(httpx_kwargs={"verify": tls_context()})

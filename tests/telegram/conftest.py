@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 import pytest
 from telegram import Bot
 
+from shithead_bot.telegram.startup import api_client
 from testkit.fakebot import FakeTelegram
 from tests.service.helpers import GROUP, user
 
@@ -27,5 +28,5 @@ async def fake() -> AsyncIterator[FakeTelegram]:
 
 @pytest.fixture
 async def bot(fake: FakeTelegram) -> AsyncIterator[Bot]:
-    async with Bot(fake.token, base_url=fake.base_url, base_file_url=fake.base_file_url) as client:
+    async with api_client(fake.token, fake.base_url, fake.base_file_url) as client:
         yield client

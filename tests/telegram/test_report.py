@@ -22,6 +22,7 @@ from shithead_bot.service.report import Report
 from shithead_bot.telegram.callback_data import Codec
 from shithead_bot.telegram.delivery import Delivery
 from shithead_bot.telegram.ratelimit import Limits, MemoryBuckets, SendRate
+from shithead_bot.telegram.startup import api_client
 from testkit.clock import FakeClock
 from testkit.fakebot import FakeTelegram
 from tests.service.helpers import GROUP, lobby_with, user
@@ -236,7 +237,7 @@ async def test_a_stopping_sender_waits_for_the_send_rate_no_longer_than_its_dead
     assert [error for _, _, error in rows] == [None] * len(rows)  # put off, none failed
     assert {kind: attempts for kind, attempts, _ in rows}["swap"] == 0  # the stop's: no try counted
     clock.advance(seconds=60)  # the group step the rate put off is due again
-    async with Bot(fake.token, base_url=fake.base_url, base_file_url=fake.base_file_url) as bot:
+    async with api_client(fake.token, fake.base_url, fake.base_file_url) as bot:
         await FakeGame(sessions, clock, fake, bot).outbox.deliver(Delivery(bot, Codec(b"k"), "shithead_bot"))
     assert await game.outbox.pending() == 0
     assert len(fake.calls_of("sendPhoto")) == 1  # the table, once
