@@ -78,7 +78,11 @@ def build_application(settings: Settings, token: str) -> Application:
         .base_url(api_url)
         .base_file_url(file_url)
         .request(bot_request(pool=256))
-        .get_updates_request(bot_request(pool=1))  # the bot has one in webhook mode too
+        # Two connections for getUpdates, not PTB's one: on stopping, PTB confirms the last updates
+        # with one more getUpdates, which found the only connection still held by the poll it had
+        # just cancelled and logged an error with a traceback (a pool timeout). The bot has this
+        # client in webhook mode too.
+        .get_updates_request(bot_request(pool=2))
         .rate_limiter(limiter)
         .concurrent_updates(64)
         .post_init(_post_init)

@@ -42,7 +42,7 @@ def tls_context() -> ssl.SSLContext:
 
 
 def bot_request(*, pool: int) -> HTTPXRequest:
-    """A Bot API client with ``pool`` connections (what PTB's builder makes: 256 for calls, 1 for
+    """A Bot API client with ``pool`` connections (PTB's builder makes 256 for calls, 1 for
     getUpdates) on the shared TLS context."""
     return HTTPXRequest(connection_pool_size=pool, httpx_kwargs={"verify": tls_context()})
 
@@ -55,7 +55,7 @@ def api_client(token: str, base_url: str, base_file_url: str) -> Bot:
         base_url=base_url,
         base_file_url=base_file_url,
         request=bot_request(pool=256),
-        get_updates_request=bot_request(pool=1),
+        get_updates_request=bot_request(pool=2),
     )
 
 
