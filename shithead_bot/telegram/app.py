@@ -28,7 +28,7 @@ from shithead_bot.telegram.metrics import Metrics
 from shithead_bot.telegram.ratelimit import SendRate
 from shithead_bot.telegram.render.info import COMMANDS
 from shithead_bot.telegram.serve import serve
-from shithead_bot.telegram.startup import bot_request, check_token, startup_problem
+from shithead_bot.telegram.startup import calls_request, check_token, startup_problem, updates_request
 from shithead_bot.telegram.wiring import install, send_rate, share_buckets
 from shithead_bot.timers.sweeper import Sweeper
 
@@ -77,12 +77,8 @@ def build_application(settings: Settings, token: str) -> Application:
         .token(token)
         .base_url(api_url)
         .base_file_url(file_url)
-        .request(bot_request(pool=256))
-        # Two connections for getUpdates, not PTB's one: on stopping, PTB confirms the last updates
-        # with one more getUpdates, which found the only connection still held by the poll it had
-        # just cancelled and logged an error with a traceback (a pool timeout). The bot has this
-        # client in webhook mode too.
-        .get_updates_request(bot_request(pool=2))
+        .request(calls_request())
+        .get_updates_request(updates_request())
         .rate_limiter(limiter)
         .concurrent_updates(64)
         .post_init(_post_init)

@@ -41,10 +41,21 @@ def tls_context() -> ssl.SSLContext:
     return httpx.create_ssl_context()
 
 
-def bot_request(*, pool: int) -> HTTPXRequest:
-    """A Bot API client with ``pool`` connections (PTB's builder makes 256 for calls, 1 for
-    getUpdates) on the shared TLS context."""
+def _request(pool: int) -> HTTPXRequest:
     return HTTPXRequest(connection_pool_size=pool, httpx_kwargs={"verify": tls_context()})
+
+
+def calls_request() -> HTTPXRequest:
+    """The client for the bot's calls: PTB's builder's 256 connections, on the shared TLS context."""
+    return _request(256)
+
+
+def updates_request() -> HTTPXRequest:
+    """The client for getUpdates (the bot has one in webhook mode too): two connections, not PTB's
+    one. On stopping, PTB confirms the last updates with one more getUpdates, which found the only
+    connection still held by the poll it had just cancelled and logged an error with a traceback
+    (a pool timeout)."""
+    return _request(2)
 
 
 def api_client(token: str, base_url: str, base_file_url: str) -> Bot:
@@ -54,8 +65,8 @@ def api_client(token: str, base_url: str, base_file_url: str) -> Bot:
         token,
         base_url=base_url,
         base_file_url=base_file_url,
-        request=bot_request(pool=256),
-        get_updates_request=bot_request(pool=2),
+        request=calls_request(),
+        get_updates_request=updates_request(),
     )
 
 
