@@ -11,7 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 from sqlalchemy.exc import DBAPIError
-from telegram.ext import ContextTypes, JobQueue
+from telegram.ext import Application, ContextTypes, JobQueue
 
 from shithead_bot.service import utcnow
 from shithead_bot.service.faults import fault_name, is_transient
@@ -33,7 +33,8 @@ def every(job_queue: JobQueue[Any], job: Job, *, interval: float, first: float, 
         try:
             await job(context)
         finally:
-            job_queue.run_once(run, when=interval, name=name)
+            if arming(context):
+                job_queue.run_once(run, when=interval, name=name)
 
     job_queue.run_once(run, when=first, name=name)
 
@@ -86,7 +87,7 @@ async def sweep_timers(context: ContextTypes.DEFAULT_TYPE) -> None:
         log.info("timers: %d fired, %d lost to a move or another worker", report.fired, report.lost)
     upcoming = await ctx.service.next_due_at()
     job_queue = context.job_queue
-    if upcoming is None or job_queue is None:
+    if upcoming is None or job_queue is None or not arming(context):
         return
     wait = (upcoming - utcnow()).total_seconds()
     if 0 < wait < ctx.settings.sweep_seconds:
@@ -98,3 +99,23 @@ async def sweep_timers(context: ContextTypes.DEFAULT_TYPE) -> None:
 @carries_on
 async def forget_old_updates(context: ContextTypes.DEFAULT_TYPE) -> None:
     await bot_context(context).service.forget_old_updates()
+
+
+
+STOPPING = "jobs-stopping"  # bot_data: the bot is stopping, no job is scheduled any more
+
+
+def stop_arming(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """Before the application stops: no job is scheduled any more, and those waiting are removed.
+    PTB's stop waits for the jobs running, then shuts the scheduler down, which cancels whatever
+    started in between (a sweep re-armed at its end, or one due meanwhile) and APScheduler logs it
+    as an error with a traceback."""
+    app.bot_data[STOPPING] = True
+    if app.job_queue is not None:
+        for job in app.job_queue.jobs():
+            job.schedule_removal()
+
+
+def arming(context: ContextTypes.DEFAULT_TYPE) -> bool:
+    """Whether a job may still schedule one (see :func:`stop_arming`)."""
+    return not context.application.bot_data.get(STOPPING, False)

@@ -27,6 +27,7 @@ from shithead_bot.config import Settings
 from shithead_bot.redact import install_redaction
 from shithead_bot.telegram.context import KEY, BotContext
 from shithead_bot.telegram.handlers.updates import error_summary
+from shithead_bot.telegram.jobs import stop_arming
 from shithead_bot.telegram.startup import webhook_secret
 from shithead_bot.telegram.web import WebServer
 
@@ -78,6 +79,7 @@ async def serve(app: Application, settings: Settings, token: str) -> None:
         web.accepting = False
         if app.updater is not None and app.updater.running:
             await app.updater.stop()
+        stop_arming(app)
         await app.stop()  # handles what is queued, waits for running handlers and jobs
         if ctx is not None:
             await flush_outbox(ctx, deadline)
